@@ -1,0 +1,57 @@
+package dev.toolonce.core.call;
+
+import static dev.toolonce.core.call.CallState.*;
+
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.Map;
+import java.util.Set;
+
+/** The one table of legal ledger transitions. Any pair not listed here throws. */
+public final class Transitions {
+    private static final Map<CallState, Set<CallState>> LEGAL = new EnumMap<>(CallState.class);
+
+    static {
+        allow(PLANNED, STARTED);
+        allow(STARTED, COMMITTED, FAILED_RETRYABLE, FAILED_FINAL, UNKNOWN, NEEDS_REVIEW);
+        allow(FAILED_RETRYABLE, STARTED, FAILED_FINAL);
+        // A late Applied from a fenced-out attempt is evidence: it may commit an UNKNOWN call.
+        allow(UNKNOWN, RECONCILING, COMMITTED, NEEDS_REVIEW);
+        // A reconciler whose lease expired hands the call back to UNKNOWN.
+        allow(RECONCILING, COMMITTED, FAILED_RETRYABLE, NEEDS_REVIEW, UNKNOWN);
+        // Compensation of a committed call, or a duplicate alarm sending it to review.
+        allow(COMMITTED, COMPENSATING, NEEDS_REVIEW);
+        allow(COMPENSATING, COMPENSATED, NEEDS_REVIEW);
+        // Operator resolutions.
+        allow(NEEDS_REVIEW, COMMITTED, FAILED_RETRYABLE, FAILED_FINAL, COMPENSATING);
+        allow(FAILED_FINAL);
+        allow(COMPENSATED);
+    }
+
+    private Transitions() {
+    }
+
+    /** Whether {@code from -> to} is legal. */
+    public static boolean isLegal(CallState from, CallState to) {
+        return LEGAL.get(from).contains(to);
+    }
+
+    /**
+     * Checks a transition.
+     *
+     * @return {@code to}, for chaining
+     * @throws IllegalTransitionException when the pair is not in the table
+     */
+    public static CallState check(CallState from, CallState to) {
+        if (!isLegal(from, to)) {
+            throw new IllegalTransitionException(from, to);
+        }
+        return to;
+    }
+
+    private static void allow(CallState from, CallState... to) {
+        Set<CallState> targets = EnumSet.noneOf(CallState.class);
+        targets.addAll(java.util.List.of(to));
+        LEGAL.put(from, targets);
+    }
+}

@@ -1,0 +1,31 @@
+package dev.toolonce.schemas;
+
+/** Names fixed by public contract v1: default topics, CloudEvents headers, DLQ headers, event types. */
+public final class Contract {
+    public static final String INTENTS_TOPIC = "toolonce.tool-intents";
+    public static final String RESULTS_TOPIC = "toolonce.tool-results";
+    public static final String INTENTS_DLQ_TOPIC = "toolonce.tool-intents.dlq";
+    public static final String RESULTS_DLQ_TOPIC = "toolonce.tool-results.dlq";
+
+    public static final String INTENT_TYPE = "dev.toolonce.tool-intent.v1";
+    public static final String RESULT_TYPE = "dev.toolonce.tool-result.v1";
+
+    public static final String CE_SPECVERSION = "ce_specversion";
+    public static final String CE_ID = "ce_id";
+    public static final String CE_TYPE = "ce_type";
+    public static final String CE_SOURCE = "ce_source";
+    public static final String CE_TIME = "ce_time";
+    public static final String CE_SUBJECT = "ce_subject";
+    public static final String CONTENT_TYPE = "content-type";
+    public static final String TRACEPARENT = "traceparent";
+
+    public static final String DLQ_ERROR_CODE = "toolonce.error.code";
+    public static final String DLQ_ERROR_MESSAGE = "toolonce.error.message";
+    public static final String DLQ_ORIGINAL_TOPIC = "toolonce.original.topic";
+    public static final String DLQ_ORIGINAL_PARTITION = "toolonce.original.partition";
+    public static final String DLQ_ORIGINAL_OFFSET = "toolonce.original.offset";
+    public static final String DLQ_ORIGINAL_TIMESTAMP = "toolonce.original.timestamp";
+
+    private Contract() {
+    }
+}
