@@ -1,0 +1,18 @@
+package dev.toolonce.agent;
+
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
+
+/** The agent side's result consumer: applies result events to agent steps, idempotently. */
+@SpringBootApplication
+@ConfigurationPropertiesScan
+public class ConsumerApplication {
+
+    public static void main(String[] args) {
+        // A config name of its own: several ToolOnce apps share one classpath in the system tests.
+        new SpringApplicationBuilder(ConsumerApplication.class)
+                .properties("spring.config.name=toolonce-consumer")
+                .run(args);
+    }
+}

@@ -1,0 +1,20 @@
+package dev.toolonce.agent;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * {@code toolonce.consumer.*}.
+ *
+ * @param schema          the agent's schema ({@code agent_step}, {@code inbox_message}, {@code outbox_event})
+ * @param resultsTopic    the consumed result topic
+ * @param deadLetterTopic where unreadable result records go, synchronously
+ * @param consumerGroup   the inbox's consumer group (also the Kafka group id)
+ */
+@ConfigurationProperties("toolonce.consumer")
+public record ConsumerProperties(
+        @DefaultValue("agent") String schema,
+        @DefaultValue("toolonce.tool-results") String resultsTopic,
+        @DefaultValue("toolonce.tool-results.dlq") String deadLetterTopic,
+        @DefaultValue("toolonce-agent") String consumerGroup) {
+}

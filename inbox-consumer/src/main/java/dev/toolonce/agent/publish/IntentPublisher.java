@@ -1,0 +1,94 @@
+package dev.toolonce.agent.publish;
+
+import dev.toolonce.core.call.CallScope;
+import dev.toolonce.core.hash.RequestHasher;
+import dev.toolonce.jdbc.OutboxEvent;
+import dev.toolonce.jdbc.OutboxStore;
+import dev.toolonce.schemas.Contract;
+import dev.toolonce.schemas.ContractValidator;
+import dev.toolonce.schemas.EventCodec;
+import dev.toolonce.schemas.ToolIntent;
+import java.sql.Connection;
+import java.util.List;
+import java.util.UUID;
+import javax.sql.DataSource;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.SingleConnectionDataSource;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+
+/**
+ * The agent's way to ask for a tool call: writes the step row ({@code agent_step}) and the intent's
+ * {@code outbox_event} row in the caller's transaction, so the step exists if and only if the intent will
+ * be published (the relay publishes it after commit). Validates the intent first: a bad one throws
+ * {@link IllegalArgumentException} naming the field and writes nothing. Thread-safe.
+ */
+public final class IntentPublisher {
+    private static final String INSERT_STEP = """
+            INSERT INTO %s.agent_step (task_id, step_id, tenant_id, tool, operation, idempotency_key, intent_message_id)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (task_id, step_id) DO NOTHING
+            """;
+
+    private final String schema;
+    private final String topic;
+    private final String source;
+    private final EventCodec codec = new EventCodec();
+    private final ContractValidator validator = new ContractValidator();
+    private final RequestHasher hasher = new RequestHasher();
+
+    /**
+     * @param schema the agent's schema holding {@code agent_step} and {@code outbox_event}
+     * @param topic  the intents topic (normally {@link Contract#INTENTS_TOPIC})
+     * @param source {@code ce_source} of the intents, e.g. {@code /agents/checkout}
+     */
+    public IntentPublisher(String schema, String topic, String source) {
+        this.schema = schema;
+        this.topic = topic;
+        this.source = source;
+    }
+
+    /**
+     * Publishes through a plain JDBC connection; the caller owns the transaction (auto-commit off to make
+     * step and intent atomic).
+     *
+     * @return the intent's message id ({@code ce_id})
+     */
+    public String publish(Connection connection, ToolIntent intent) {
+        return publish(new JdbcTemplate(new SingleConnectionDataSource(connection, true)), intent);
+    }
+
+    /**
+     * Publishes inside the current Spring transaction on {@code dataSource}.
+     *
+     * @throws IllegalStateException when no transaction is active (step and intent would not be atomic)
+     */
+    public String publish(DataSource dataSource, ToolIntent intent) {
+        if (!TransactionSynchronizationManager.isActualTransactionActive()) {
+            throw new IllegalStateException("IntentPublisher.publish(DataSource, …) needs an active transaction");
+        }
+        return publish(new JdbcTemplate(dataSource), intent);
+    }
+
+    private String publish(JdbcTemplate jdbc, ToolIntent intent) {
+        UUID id = UUID.randomUUID();
+        ToolIntent withId = intent.withMessageId(id.toString());
+        String payload = codec.write(withId);
+        validate(withId, payload);
+        if (withId.taskId() != null && withId.stepId() != null) {
+            jdbc.update(INSERT_STEP.formatted(schema), withId.taskId(), withId.stepId(), withId.tenantId(),
+                    withId.tool(), withId.operation(), withId.idempotencyKey(), id.toString());
+        }
+        new OutboxStore(jdbc, schema).append(new OutboxEvent(id, topic, withId.recordKey(), Contract.INTENT_TYPE,
+                source, withId.recordKey(), payload, null));
+        return id.toString();
+    }
+
+    private void validate(ToolIntent intent, String payload) {
+        List<String> violations = validator.validateIntent(codec.parse(payload.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        if (!violations.isEmpty()) {
+            throw new IllegalArgumentException("invalid tool intent: " + String.join("; ", violations));
+        }
+        CallScope scope = new CallScope(intent.tenantId(), intent.tool(), intent.operation(), intent.idempotencyKey());
+        hasher.hash(scope, intent.arguments());
+    }
+}

@@ -1,0 +1,60 @@
+package dev.toolonce.agent.results;
+
+import dev.toolonce.schemas.ResultStatus;
+import dev.toolonce.schemas.ToolResult;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * Applies a result event to the agent's step (DESIGN.md point 12): only a newer {@code callVersion} of
+ * the same scope changes a step, and a REJECTED answer changes only the step whose own intent it answers,
+ * so duplicates, stale results and rejections of conflicting requests never touch an original step.
+ * Every result is also logged with whether it was applied and why not.
+ */
+public final class StepResults {
+    private static final String APPLY = """
+            UPDATE %s.agent_step
+               SET status = ?, call_version = ?, external_object_id = ?, result = ?, error_code = ?, error_message = ?,
+                   result_message_id = ?, updated_at = clock_timestamp()
+             WHERE task_id = ? AND step_id = ?
+               AND tenant_id = ? AND tool = ? AND operation = ? AND idempotency_key = ?
+               AND call_version < ?
+               AND (? <> 'REJECTED' OR intent_message_id = ?)
+            """;
+    private static final String LOG = """
+            INSERT INTO %s.step_result_log (result_message_id, intent_message_id, task_id, step_id, status,
+                call_version, applied, reason)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (result_message_id) DO NOTHING
+            """;
+
+    private final JdbcTemplate jdbc;
+    private final String apply;
+    private final String log;
+
+    public StepResults(JdbcTemplate jdbc, String schema) {
+        this.jdbc = jdbc;
+        this.apply = APPLY.formatted(schema);
+        this.log = LOG.formatted(schema);
+    }
+
+    /** Must run in the inbox transaction. @return whether a step changed */
+    public boolean apply(ToolResult r) {
+        boolean applied = r.taskId() != null && r.stepId() != null && jdbc.update(apply, r.status().name(),
+                r.callVersion(), r.externalObjectId(), r.result() == null ? null : r.result().toString(),
+                r.error() == null ? null : r.error().code(), r.error() == null ? null : r.error().message(),
+                r.messageId(), r.taskId(), r.stepId(), r.tenantId(), r.tool(), r.operation(), r.idempotencyKey(),
+                r.callVersion(), r.status().name(), r.intentMessageId()) == 1;
+        jdbc.update(log, r.messageId(), r.intentMessageId(), r.taskId(), r.stepId(), r.status().name(),
+                r.callVersion(), applied, applied ? "applied" : reason(r));
+        return applied;
+    }
+
+    private static String reason(ToolResult r) {
+        if (r.taskId() == null || r.stepId() == null) {
+            return "no step named in the result";
+        }
+        return r.status() == ResultStatus.REJECTED
+                ? "rejection not addressed to this step's own intent, or no such step"
+                : "no step for this scope, or its call version is not older";
+    }
+}

@@ -1,0 +1,50 @@
+package dev.toolonce.jdbc;
+
+import java.util.List;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * The inbox of an idempotent consumer (DESIGN.md point 11): {@code (consumer group, message id, payload hash)}
+ * recorded in the transaction of the effect. Insert first; a conflict means "seen".
+ */
+public final class InboxStore {
+    private static final String INSERT = """
+            INSERT INTO %s.inbox_message (consumer_group, message_id, payload_hash, topic, kafka_partition, kafka_offset)
+            VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT (consumer_group, message_id) DO NOTHING
+            """;
+    private static final String HASH_OF = """
+            SELECT payload_hash FROM %s.inbox_message WHERE consumer_group = ? AND message_id = ?
+            """;
+
+    /** What the inbox knew of a message. */
+    public enum Seen {
+        /** First time: apply the effect. */
+        NEW,
+        /** Same id, same payload: a redelivery, skip it. */
+        DUPLICATE,
+        /** Same id, different payload: answer {@code MESSAGE_ID_REUSED}, apply nothing. */
+        REUSED
+    }
+
+    private final JdbcTemplate jdbc;
+    private final String insert;
+    private final String hashOf;
+
+    public InboxStore(JdbcTemplate jdbc, String schema) {
+        this.jdbc = jdbc;
+        String s = SqlNames.schema(schema);
+        this.insert = INSERT.formatted(s);
+        this.hashOf = HASH_OF.formatted(s);
+    }
+
+    /** Records a message in the caller's transaction and says whether it was seen before. */
+    public Seen record(String group, String messageId, String payloadHash, String topic, int partition, long offset) {
+        int inserted = jdbc.update(insert, group, messageId, payloadHash, topic, partition, offset);
+        if (inserted == 1) {
+            return Seen.NEW;
+        }
+        List<String> hashes = jdbc.queryForList(hashOf, String.class, group, messageId);
+        return hashes.equals(List.of(payloadHash)) ? Seen.DUPLICATE : Seen.REUSED;
+    }
+}

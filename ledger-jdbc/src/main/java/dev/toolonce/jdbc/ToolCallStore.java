@@ -1,0 +1,180 @@
+package dev.toolonce.jdbc;
+
+import dev.toolonce.core.call.CallScope;
+import dev.toolonce.core.call.CallState;
+import dev.toolonce.core.call.ToolCall;
+import dev.toolonce.core.call.Transitions;
+import dev.toolonce.core.hash.ProviderKey;
+import dev.toolonce.core.hash.RequestHash;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.RowMapper;
+
+/**
+ * The ledger ({@code tool_call} and {@code tool_call_attempt}). Every state change is a guarded update on
+ * {@code (id, state, fence)} that reports whether it won; times are the database's
+ * {@code clock_timestamp()}, never the host's.
+ */
+public final class ToolCallStore {
+    private static final String COLUMNS = """
+            id, tenant_id, tool, operation, idempotency_key, provider_key, request_hash, arguments, state, fence,
+            call_version, attempts, external_object_id, result, error_code, error_message, task_id, step_id,
+            intent_message_id, terminal_at""";
+
+    private static final String INSERT_PLANNED = """
+            INSERT INTO %1$s.tool_call (tenant_id, tool, operation, idempotency_key, provider_key, request_hash,
+                arguments, state, task_id, step_id, intent_message_id)
+            VALUES (?, ?, ?, ?, ?, ?, ?, 'PLANNED', ?, ?, ?)
+            ON CONFLICT (tenant_id, tool, operation, idempotency_key) DO NOTHING
+            RETURNING %2$s
+            """;
+    private static final String FIND_FOR_SHARE = """
+            SELECT %2$s FROM %1$s.tool_call
+            WHERE tenant_id = ? AND tool = ? AND operation = ? AND idempotency_key = ?
+            FOR SHARE
+            """;
+    private static final String FIND = """
+            SELECT %2$s FROM %1$s.tool_call
+            WHERE tenant_id = ? AND tool = ? AND operation = ? AND idempotency_key = ?
+            """;
+    /** Claims due calls in one statement; SKIP LOCKED lets concurrent dispatchers take disjoint rows. */
+    private static final String CLAIM = """
+            UPDATE %1$s.tool_call c
+               SET state = 'STARTED', fence = c.fence + 1, attempts = c.attempts + 1, lease_owner = ?,
+                   lease_expires_at = clock_timestamp() + make_interval(secs => ?),
+                   started_at = coalesce(c.started_at, clock_timestamp()), updated_at = clock_timestamp()
+             WHERE c.id IN (SELECT id FROM %1$s.tool_call
+                             WHERE state IN ('PLANNED', 'FAILED_RETRYABLE')
+                               AND (next_attempt_at IS NULL OR next_attempt_at <= clock_timestamp())
+                             ORDER BY id
+                             LIMIT ?
+                             FOR UPDATE SKIP LOCKED)
+            RETURNING %2$s
+            """;
+    private static final String FINISH = """
+            UPDATE %1$s.tool_call
+               SET state = ?, call_version = call_version + ?, external_object_id = coalesce(?, external_object_id),
+                   result = coalesce(?, result), error_class = ?, error_code = ?, error_message = ?,
+                   next_attempt_at = clock_timestamp() + make_interval(secs => ?),
+                   lease_owner = NULL, lease_expires_at = NULL, updated_at = clock_timestamp(),
+                   terminal_at = CASE WHEN ? THEN clock_timestamp() ELSE terminal_at END
+             WHERE id = ? AND state = ? AND fence = ?
+            RETURNING %2$s
+            """;
+    private static final String ATTEMPT = """
+            INSERT INTO %1$s.tool_call_attempt (call_id, fence, from_state, to_state, detail)
+            VALUES (?, ?, ?, ?, ?)
+            """;
+
+    private final JdbcTemplate jdbc;
+    private final String insertPlanned;
+    private final String findForShare;
+    private final String find;
+    private final String claim;
+    private final String finish;
+    private final String attempt;
+
+    public ToolCallStore(JdbcTemplate jdbc, String schema) {
+        this.jdbc = jdbc;
+        String s = SqlNames.schema(schema);
+        this.insertPlanned = INSERT_PLANNED.formatted(s, COLUMNS);
+        this.findForShare = FIND_FOR_SHARE.formatted(s, COLUMNS);
+        this.find = FIND.formatted(s, COLUMNS);
+        this.claim = CLAIM.formatted(s, COLUMNS);
+        this.finish = FINISH.formatted(s, COLUMNS);
+        this.attempt = ATTEMPT.formatted(s);
+    }
+
+    /** A call to plan: the scope, its hashes and where the answer goes. */
+    public record NewCall(CallScope scope, ProviderKey providerKey, RequestHash requestHash, String argumentsJson,
+                          String taskId, String stepId, String intentMessageId) {
+    }
+
+    /** Inserts a PLANNED call; empty when the scope already exists (nothing changed then). */
+    public Optional<ToolCall> insertPlanned(NewCall c) {
+        List<ToolCall> rows = jdbc.query(insertPlanned, MAPPER, c.scope().tenantId(), c.scope().tool(),
+                c.scope().operation(), c.scope().idempotencyKey(), c.providerKey().value(), c.requestHash().value(),
+                c.argumentsJson(), c.taskId(), c.stepId(), c.intentMessageId());
+        rows.forEach(call -> recordAttempt(call.id(), 0, null, CallState.PLANNED, "planned by " + c.intentMessageId()));
+        return rows.stream().findFirst();
+    }
+
+    /**
+     * Reads a scope's call and holds a share lock until the transaction ends, so that a completion cannot
+     * slip between this read and the caller's decision.
+     */
+    public Optional<ToolCall> findForShare(CallScope scope) {
+        return jdbc.query(findForShare, MAPPER, scope.tenantId(), scope.tool(), scope.operation(),
+                scope.idempotencyKey()).stream().findFirst();
+    }
+
+    /** Reads a scope's call without locking. */
+    public Optional<ToolCall> find(CallScope scope) {
+        return jdbc.query(find, MAPPER, scope.tenantId(), scope.tool(), scope.operation(),
+                scope.idempotencyKey()).stream().findFirst();
+    }
+
+    /**
+     * Claims up to {@code limit} due calls ({@code PLANNED}, or {@code FAILED_RETRYABLE} whose time has come):
+     * each moves to STARTED with fence + 1 and a lease of {@code lease} in database time. Exactly one
+     * claimant wins each row.
+     */
+    public List<ToolCall> claim(String owner, int limit, Duration lease) {
+        List<ToolCall> claimed = jdbc.query(claim, MAPPER, owner, lease.toMillis() / 1000.0, limit);
+        claimed.forEach(c -> recordAttempt(c.id(), c.fence(), null, CallState.STARTED, "claimed by " + owner));
+        return claimed;
+    }
+
+    /** The end of one attempt, as the ledger records it. */
+    public record Finish(CallState to, String externalObjectId, String resultJson, String errorClass,
+                         String errorCode, String errorMessage, Duration retryIn, boolean newOutcome) {
+    }
+
+    /**
+     * Moves a claimed call out of {@code from} if, and only if, it is still in {@code from} with {@code fence}.
+     *
+     * @return the updated call, or empty when the guard was lost (another worker or the sweeper moved it)
+     * @throws dev.toolonce.core.call.IllegalTransitionException when {@code from -> f.to()} is illegal
+     */
+    public Optional<ToolCall> finish(ToolCall call, CallState from, Finish f) {
+        Transitions.check(from, f.to());
+        double retrySecs = f.retryIn() == null ? 0 : f.retryIn().toMillis() / 1000.0;
+        List<ToolCall> rows = jdbc.query(finish, MAPPER, f.to().name(), f.newOutcome() ? 1 : 0,
+                f.externalObjectId(), f.resultJson(), f.errorClass(), f.errorCode(), f.errorMessage(), retrySecs,
+                f.to().isTerminal(), call.id(), from.name(), call.fence());
+        rows.forEach(r -> recordAttempt(r.id(), call.fence(), from, f.to(),
+                f.errorCode() == null ? f.externalObjectId() : f.errorCode() + ": " + f.errorMessage()));
+        return rows.stream().findFirst();
+    }
+
+    private void recordAttempt(long callId, long fence, CallState from, CallState to, String detail) {
+        jdbc.update(attempt, callId, fence, from == null ? null : from.name(), to.name(), detail);
+    }
+
+
+    private static final RowMapper<ToolCall> MAPPER = ToolCallStore::map;
+
+    private static ToolCall map(ResultSet rs, int row) throws SQLException {
+        CallScope scope = new CallScope(rs.getString("tenant_id"), rs.getString("tool"), rs.getString("operation"),
+                rs.getString("idempotency_key"));
+        Timestamp terminal = rs.getTimestamp("terminal_at");
+        return new ToolCall(rs.getLong("id"), scope, new ProviderKey(rs.getString("provider_key")),
+                new RequestHash(rs.getString("request_hash")), rs.getString("arguments"),
+                CallState.valueOf(rs.getString("state")), rs.getLong("fence"), rs.getLong("call_version"),
+                rs.getInt("attempts"), rs.getString("external_object_id"), rs.getString("result"),
+                rs.getString("error_code"), rs.getString("error_message"), rs.getString("task_id"),
+                rs.getString("step_id"), rs.getString("intent_message_id"),
+                terminal == null ? null : terminal.toInstant());
+    }
+
+    /** @return now in database time (for callers that must compare with ledger timestamps) */
+    public Instant databaseNow() {
+        return jdbc.queryForObject("SELECT clock_timestamp()", Timestamp.class).toInstant();
+    }
+}

@@ -1,0 +1,124 @@
+package dev.toolonce.executor.config;
+
+import dev.toolonce.core.decide.Decider;
+import dev.toolonce.core.retry.RetryPolicy;
+import dev.toolonce.executor.execution.Completion;
+import dev.toolonce.executor.execution.Dispatcher;
+import dev.toolonce.executor.execution.HttpToolGateway;
+import dev.toolonce.executor.execution.ToolGateway;
+import dev.toolonce.messaging.DeadLetters;
+import dev.toolonce.executor.intake.Intake;
+import dev.toolonce.executor.intake.IntentListener;
+import dev.toolonce.executor.intake.IntentParser;
+import dev.toolonce.executor.results.ResultEvents;
+import dev.toolonce.executor.web.ExecutorStats;
+import dev.toolonce.jdbc.InboxStore;
+import dev.toolonce.jdbc.OutboxStore;
+import dev.toolonce.jdbc.PendingReplyStore;
+import dev.toolonce.jdbc.ToolCallStore;
+import dev.toolonce.schemas.ContractValidator;
+import dev.toolonce.schemas.EventCodec;
+import java.time.Clock;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.kafka.listener.CommonErrorHandler;
+import org.springframework.kafka.listener.DefaultErrorHandler;
+import org.springframework.util.backoff.FixedBackOff;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/** Wires the executor from plain classes; only this class and the web layer know Spring. */
+@Configuration(proxyBeanMethods = false)
+public class ExecutorConfiguration {
+
+    /**
+     * A failing intake batch (database down) is retried for ever, one second apart: skipping it would
+     * commit offsets of intents that were never recorded. Bad records never get here; they are dead-lettered.
+     */
+    @Bean
+    CommonErrorHandler kafkaErrorHandler() {
+        return new DefaultErrorHandler(new FixedBackOff(1000L, FixedBackOff.UNLIMITED_ATTEMPTS));
+    }
+
+    @Bean
+    Clock clock() {
+        return Clock.systemUTC();
+    }
+
+    @Bean
+    EventCodec eventCodec() {
+        return new EventCodec();
+    }
+
+    @Bean
+    ExecutorStats executorStats() {
+        return new ExecutorStats();
+    }
+
+    @Bean
+    ToolCallStore toolCallStore(JdbcTemplate jdbc, ExecutorProperties p) {
+        return new ToolCallStore(jdbc, p.schema());
+    }
+
+    @Bean
+    PendingReplyStore pendingReplyStore(JdbcTemplate jdbc, ExecutorProperties p) {
+        return new PendingReplyStore(jdbc, p.schema());
+    }
+
+    @Bean
+    ResultEvents resultEvents(JdbcTemplate jdbc, EventCodec codec, ExecutorProperties p, Clock clock) {
+        return new ResultEvents(new OutboxStore(jdbc, p.schema()), codec, p.resultsTopic(), p.source(), clock);
+    }
+
+    @Bean
+    ToolGateway toolGateway(ExecutorProperties p, EventCodec codec) {
+        return new HttpToolGateway(p.tools(), codec.mapper());
+    }
+
+    @Bean
+    Completion completion(ToolCallStore calls, PendingReplyStore pending, ResultEvents results,
+                          ExecutorProperties p, TransactionTemplate tx, ExecutorStats stats) {
+        return new Completion(calls, pending, results, new RetryPolicy(p.retryBase(), p.retryCap(), p.maxAttempts()),
+                tx, stats);
+    }
+
+    @Bean
+    Dispatcher dispatcher(ToolCallStore calls, ToolGateway gateway, Completion completion, TransactionTemplate tx,
+                          ExecutorProperties p) {
+        return new Dispatcher(calls, gateway, completion, tx, p.workers(), p.claimBatch(), p.lease(), p.idlePoll());
+    }
+
+    @Bean
+    Intake intake(JdbcTemplate jdbc, ToolCallStore calls, PendingReplyStore pending, ResultEvents results,
+                  ToolGateway gateway, ExecutorProperties p, Clock clock) {
+        return new Intake(p.consumerGroup(), new InboxStore(jdbc, p.schema()), calls, pending, results, gateway,
+                new Decider(p.acceptanceWindow()), clock);
+    }
+
+    @Bean
+    IntentListener intentListener(EventCodec codec, Intake intake, KafkaTemplate<byte[], byte[]> kafka,
+                                  TransactionTemplate tx, Dispatcher dispatcher, ExecutorProperties p,
+                                  ExecutorStats stats, KafkaProperties kafkaProperties) {
+        checkOffsetSettings(kafkaProperties.buildConsumerProperties());
+        IntentParser parser = new IntentParser(codec, new ContractValidator(), p.maxPayloadBytes());
+        return new IntentListener(parser, intake, new DeadLetters(kafka, p.deadLetterTopic()), tx, dispatcher, stats);
+    }
+
+    /** DESIGN.md point 4: offsets are committed by us after intake, and a new group starts at the beginning. */
+    static void checkOffsetSettings(Map<String, Object> consumer) {
+        Object autoCommit = consumer.get(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG);
+        Object reset = consumer.get(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG);
+        if (!"false".equals(String.valueOf(autoCommit))) {
+            throw new IllegalStateException("spring.kafka.consumer.enable-auto-commit must be false (is " + autoCommit
+                    + "): offsets are committed only after intake recorded the batch");
+        }
+        if (!"earliest".equals(String.valueOf(reset))) {
+            throw new IllegalStateException("spring.kafka.consumer.auto-offset-reset must be earliest (is " + reset
+                    + "): a new consumer group must not skip intents already on the topic");
+        }
+    }
+}

@@ -1,0 +1,144 @@
+package dev.toolonce.executor.intake;
+
+import dev.toolonce.core.call.CallScope;
+import dev.toolonce.core.call.InvalidArgumentsException;
+import dev.toolonce.core.call.ToolCall;
+import dev.toolonce.core.decide.Decider;
+import dev.toolonce.core.decide.Decision;
+import dev.toolonce.core.hash.ProviderKey;
+import dev.toolonce.core.hash.RequestHash;
+import dev.toolonce.core.hash.RequestHasher;
+import dev.toolonce.executor.execution.ToolGateway;
+import dev.toolonce.executor.results.ResultEvents;
+import dev.toolonce.executor.results.ResultEvents.Addressee;
+import dev.toolonce.jdbc.InboxStore;
+import dev.toolonce.jdbc.PendingReplyStore;
+import dev.toolonce.jdbc.PendingReplyStore.PendingReply;
+import dev.toolonce.jdbc.ToolCallStore;
+import dev.toolonce.schemas.ToolIntent;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.Optional;
+
+/**
+ * Intake of one accepted intent, inside the batch transaction (DESIGN.md point 4): the inbox row first,
+ * then the decision for its scope — plan a new call, refuse, replay a finished one, or record the
+ * duplicate to be answered when its call completes.
+ */
+public final class Intake {
+    /** What intake did with an intent; counted by the listener. */
+    public enum Disposition { PLANNED, DUPLICATE_MESSAGE, REJECTED, REPLAYED, AWAITING }
+
+    private final String consumerGroup;
+    private final InboxStore inbox;
+    private final ToolCallStore calls;
+    private final PendingReplyStore pending;
+    private final ResultEvents results;
+    private final ToolGateway tools;
+    private final Decider decider;
+    private final RequestHasher hasher = new RequestHasher();
+    private final Clock clock;
+
+    public Intake(String consumerGroup, InboxStore inbox, ToolCallStore calls, PendingReplyStore pending,
+                  ResultEvents results, ToolGateway tools, Decider decider, Clock clock) {
+        this.consumerGroup = consumerGroup;
+        this.inbox = inbox;
+        this.calls = calls;
+        this.pending = pending;
+        this.results = results;
+        this.tools = tools;
+        this.decider = decider;
+        this.clock = clock;
+    }
+
+    /** Must run inside a transaction; idempotent per message id thanks to the inbox. */
+    public Disposition record(ParsedIntent.Accepted a) {
+        ToolIntent intent = a.intent();
+        CallScope scope = new CallScope(intent.tenantId(), intent.tool(), intent.operation(), intent.idempotencyKey());
+        Addressee to = new Addressee(a.messageId(), intent.taskId(), intent.stepId());
+        switch (inbox.record(consumerGroup, a.messageId(), a.payloadHash(), a.record().topic(),
+                a.record().partition(), a.record().offset())) {
+            case DUPLICATE:
+                return Disposition.DUPLICATE_MESSAGE;
+            case REUSED:
+                return reject(scope, null, to, "MESSAGE_ID_REUSED",
+                        "message id " + a.messageId() + " was already used for a different payload");
+            case NEW:
+            default:
+                break;
+        }
+        if (!tools.supports(scope.tool(), scope.operation())) {
+            return reject(scope, null, to, "UNKNOWN_TOOL",
+                    "no tool '" + scope.tool() + "' with operation '" + scope.operation() + "' is configured");
+        }
+        RequestHash hash;
+        Instant requestedAt;
+        try {
+            hash = hasher.hash(scope, intent.arguments());
+            requestedAt = requestedAt(intent);
+        } catch (InvalidArgumentsException e) {
+            return reject(scope, null, to, "INVALID_ARGUMENTS", e.getMessage());
+        }
+        return decideAndAct(a, scope, hash, requestedAt, to);
+    }
+
+    private Disposition decideAndAct(ParsedIntent.Accepted a, CallScope scope, RequestHash hash,
+                                     Instant requestedAt, Addressee to) {
+        Optional<ToolCall> existing = calls.findForShare(scope);
+        Decision decision = decider.decide(existing, hash, requestedAt, clock.instant());
+        if (decision instanceof Decision.Plan) {
+            ToolIntent i = a.intent();
+            Optional<ToolCall> planned = calls.insertPlanned(new ToolCallStore.NewCall(scope, ProviderKey.of(scope),
+                    hash, i.arguments().toString(), i.taskId(), i.stepId(), a.messageId()));
+            if (planned.isPresent()) {
+                return Disposition.PLANNED;
+            }
+            // Another transaction planned the scope between our read and our insert: decide again on its row.
+            decision = decider.decide(calls.findForShare(scope), hash, requestedAt, clock.instant());
+        }
+        return act(decision, scope, hash, to);
+    }
+
+    private Disposition act(Decision decision, CallScope scope, RequestHash hash, Addressee to) {
+        // Java 17 has no pattern switch; the decision kinds are few and sealed.
+        if (decision instanceof Decision.Reject r) {
+            return reject(scope, hash.value(), to, r.code(), r.message());
+        } else if (decision instanceof Decision.Replay r) {
+            return replay(r.call(), to);
+        } else if (decision instanceof Decision.HoldForReview h) {
+            return replay(h.call(), to);
+        } else if (decision instanceof Decision.AwaitCompletion w) {
+            return await(w.call(), to);
+        } else if (decision instanceof Decision.RetryWhenDue w) {
+            return await(w.call(), to);
+        }
+        throw new IllegalStateException("scope " + scope + " vanished while planning: " + decision);
+    }
+
+    private Disposition reject(CallScope scope, String hash, Addressee to, String code, String message) {
+        results.rejected(scope, hash, to, code, message);
+        return Disposition.REJECTED;
+    }
+
+    private Disposition replay(ToolCall call, Addressee to) {
+        results.outcome(call, to, true);
+        return Disposition.REPLAYED;
+    }
+
+    private Disposition await(ToolCall call, Addressee to) {
+        pending.add(call.id(), new PendingReply(to.intentMessageId(), to.taskId(), to.stepId()));
+        return Disposition.AWAITING;
+    }
+
+    private static Instant requestedAt(ToolIntent intent) {
+        if (intent.requestedAt() == null) {
+            return null;
+        }
+        try {
+            return Instant.parse(intent.requestedAt());
+        } catch (DateTimeParseException e) {
+            throw new InvalidArgumentsException("requestedAt", "must be an ISO-8601 instant such as 2026-11-30T08:00:00Z");
+        }
+    }
+}

@@ -1,0 +1,69 @@
+package dev.toolonce.executor.intake;
+
+import dev.toolonce.jdbc.PayloadHash;
+import dev.toolonce.schemas.Contract;
+import dev.toolonce.schemas.ContractValidator;
+import dev.toolonce.schemas.EventCodec;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.header.Header;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Turns a raw intent record into an {@link ParsedIntent.Accepted} intent or a {@link ParsedIntent.Refused}
+ * one that names what is wrong. Never throws for bad input.
+ */
+public final class IntentParser {
+    private final EventCodec codec;
+    private final ContractValidator validator;
+    private final int maxPayloadBytes;
+
+    public IntentParser(EventCodec codec, ContractValidator validator, int maxPayloadBytes) {
+        this.codec = codec;
+        this.validator = validator;
+        this.maxPayloadBytes = maxPayloadBytes;
+    }
+
+    ParsedIntent parse(ConsumerRecord<byte[], byte[]> record) {
+        byte[] value = record.value();
+        if (value == null || value.length == 0) {
+            return new ParsedIntent.Refused(record, "MALFORMED_JSON", "record value is empty");
+        }
+        if (value.length > maxPayloadBytes) {
+            return new ParsedIntent.Refused(record, "PAYLOAD_TOO_LARGE",
+                    "intent is " + value.length + " bytes, the limit is " + maxPayloadBytes);
+        }
+        JsonNode tree;
+        try {
+            tree = codec.parse(value);
+        } catch (IllegalArgumentException e) {
+            return new ParsedIntent.Refused(record, "MALFORMED_JSON", e.getMessage());
+        }
+        List<String> violations = validator.validateIntent(tree);
+        if (!violations.isEmpty()) {
+            return new ParsedIntent.Refused(record, "SCHEMA_INVALID", String.join("; ", violations));
+        }
+        return withMessageId(record, tree);
+    }
+
+    private ParsedIntent withMessageId(ConsumerRecord<byte[], byte[]> record, JsonNode tree) {
+        String header = header(record, Contract.CE_ID);
+        JsonNode body = tree.get("messageId");
+        String bodyId = body == null || body.isNull() ? null : body.asString();
+        if (header != null && bodyId != null && !header.equals(bodyId)) {
+            return new ParsedIntent.Refused(record, "MESSAGE_ID_CONFLICT",
+                    "ce_id header '" + header + "' differs from the body's messageId '" + bodyId + "'");
+        }
+        String id = header != null ? header
+                : bodyId != null ? bodyId
+                : record.topic() + "-" + record.partition() + "-" + record.offset();
+        return new ParsedIntent.Accepted(record, id, PayloadHash.of(record.value()),
+                codec.intent(tree).withMessageId(id));
+    }
+
+    static String header(ConsumerRecord<?, ?> record, String name) {
+        Header h = record.headers().lastHeader(name);
+        return h == null || h.value() == null ? null : new String(h.value(), StandardCharsets.UTF_8);
+    }
+}

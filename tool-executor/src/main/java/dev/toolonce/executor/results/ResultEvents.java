@@ -1,0 +1,79 @@
+package dev.toolonce.executor.results;
+
+import dev.toolonce.core.call.CallScope;
+import dev.toolonce.core.call.ToolCall;
+import dev.toolonce.jdbc.OutboxEvent;
+import dev.toolonce.jdbc.OutboxStore;
+import dev.toolonce.schemas.Contract;
+import dev.toolonce.schemas.EventCodec;
+import dev.toolonce.schemas.ResultStatus;
+import dev.toolonce.schemas.ToolResult;
+import java.time.Clock;
+import java.util.UUID;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Writes result events into the executor's outbox, in the caller's transaction. Every answer is
+ * addressed to one intent message ({@code intentMessageId}).
+ */
+public final class ResultEvents {
+    private final OutboxStore outbox;
+    private final EventCodec codec;
+    private final String topic;
+    private final String source;
+    private final Clock clock;
+
+    public ResultEvents(OutboxStore outbox, EventCodec codec, String topic, String source, Clock clock) {
+        this.outbox = outbox;
+        this.codec = codec;
+        this.topic = topic;
+        this.source = source;
+        this.clock = clock;
+    }
+
+    /** Where an answer goes: the intent it answers and that intent's task and step. */
+    public record Addressee(String intentMessageId, String taskId, String stepId) {
+    }
+
+    /** Publishes the call's stored outcome to {@code to}; {@code replayed} for duplicates. */
+    public void outcome(ToolCall call, Addressee to, boolean replayed) {
+        ToolResult.ResultError error = call.errorCode() == null ? null
+                : new ToolResult.ResultError(call.errorCode(), call.errorMessage());
+        write(call.scope(), call.requestHash().value(), to, call.callVersion(), statusOf(call), call.externalObjectId(),
+                parse(call.resultJson()), error, call.attempts(), replayed);
+    }
+
+    /**
+     * Refuses an intent before any contact with the tool. The original call, if any, is untouched; the
+     * answer goes to the refused intent only, with call version 0 so that it never supersedes a real outcome.
+     */
+    public void rejected(CallScope scope, String requestHash, Addressee to, String code, String message) {
+        write(scope, requestHash, to, 0, ResultStatus.REJECTED, null, null,
+                new ToolResult.ResultError(code, message), 0, false);
+    }
+
+    private void write(CallScope scope, String requestHash, Addressee to, long version, ResultStatus status,
+                       String externalId, JsonNode result, ToolResult.ResultError error, int attempts,
+                       boolean replayed) {
+        UUID id = UUID.randomUUID();
+        ToolResult r = new ToolResult(id.toString(), to.intentMessageId(), scope.tenantId(), scope.tool(),
+                scope.operation(), scope.idempotencyKey(), requestHash, to.taskId(), to.stepId(), version, status,
+                externalId, result, error, attempts, replayed, clock.instant().toString());
+        outbox.append(new OutboxEvent(id, topic, scope.recordKey(), Contract.RESULT_TYPE, source,
+                scope.recordKey(), codec.write(r), null));
+    }
+
+    private static ResultStatus statusOf(ToolCall call) {
+        return switch (call.state()) {
+            case COMMITTED -> ResultStatus.COMMITTED;
+            case FAILED_FINAL -> ResultStatus.FAILED_FINAL;
+            case COMPENSATED -> ResultStatus.COMPENSATED;
+            case NEEDS_REVIEW -> ResultStatus.NEEDS_REVIEW;
+            default -> throw new IllegalStateException("no result to publish for a call in " + call.state());
+        };
+    }
+
+    private JsonNode parse(String json) {
+        return json == null ? null : codec.parse(json.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+}
