@@ -1,0 +1,397 @@
+#!/usr/bin/env bash
+# Local ToolOnce stack: a private PostgreSQL 15 cluster, a single-node KRaft Kafka broker and
+# the four services, each a separate background process. Everything lives under $TOOLONCE_HOME.
+#
+#   stack.sh infra-up | up | down | infra-down | services-down | status | env
+#
+# Processes are tracked by $TOOLONCE_HOME/run/<name>.pid (+ <name>.port) and stopped by PID only.
+set -euo pipefail
+
+REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+TOOLONCE_HOME="${TOOLONCE_HOME:-$REPO_ROOT/.local}"
+mkdir -p "$TOOLONCE_HOME"
+TOOLONCE_HOME="$(cd "$TOOLONCE_HOME" && pwd -P)"
+RUN="$TOOLONCE_HOME/run"
+LOGS="$TOOLONCE_HOME/logs"
+KAFKA_DIR="$TOOLONCE_HOME/kafka"
+PG_BIN=/usr/lib/postgresql/15/bin
+VERSION=0.1.0-SNAPSHOT
+
+# Ports: explicit environment first, then the ports of the last run, then the defaults.
+declare -A DEFAULT_PORT=([PG_PORT]=55432 [KAFKA_PORT]=59092 [KAFKA_CONTROLLER_PORT]=59093
+  [SANDBOX_PORT]=18080 [EXECUTOR_PORT]=18081 [RELAY_PORT]=18082 [CONSUMER_PORT]=18083)
+for var in "${!DEFAULT_PORT[@]}"; do
+  if [[ -z "${!var:-}" && -f "$TOOLONCE_HOME/ports.env" ]]; then
+    value="$(sed -n "s/^$var=//p" "$TOOLONCE_HOME/ports.env" | tail -1)"
+    [[ -n "$value" ]] && printf -v "$var" '%s' "$value"
+  fi
+  [[ -n "${!var:-}" ]] || printf -v "$var" '%s' "${DEFAULT_PORT[$var]}"
+done
+
+# Services in start order: name, port variable, readiness path.
+SERVICES=(sandbox-tools tool-executor inbox-consumer outbox-relay)
+declare -A SERVICE_PORT_VAR=([sandbox-tools]=SANDBOX_PORT [tool-executor]=EXECUTOR_PORT
+  [inbox-consumer]=CONSUMER_PORT [outbox-relay]=RELAY_PORT)
+
+log() { echo "[stack] $*"; }
+die() { echo "[stack] ERROR: $*" >&2; exit 1; }
+
+# ---------------------------------------------------------------- process bookkeeping
+pid_of() { [[ -f "$RUN/$1.pid" ]] && cat "$RUN/$1.pid" || true; }
+port_of() { [[ -f "$RUN/$1.port" ]] && cat "$RUN/$1.port" || true; }
+
+# alive NAME MARKER: the PID file names a live process whose command line contains MARKER
+# (guards against a recycled PID).
+alive() {
+  local pid; pid="$(pid_of "$1")"
+  [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null &&
+    tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -qF -- "$2"
+}
+
+# stop_pid NAME MARKER: SIGTERM, wait up to 20 s, then SIGKILL.
+stop_pid() {
+  local name=$1 marker=$2 pid
+  if ! alive "$name" "$marker"; then rm -f "$RUN/$name.pid"; return 0; fi
+  pid="$(pid_of "$name")"
+  log "stopping $name (pid $pid)"
+  kill -TERM "$pid" 2>/dev/null || true
+  for _ in $(seq 1 200); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  if kill -0 "$pid" 2>/dev/null; then
+    log "$name did not stop within 20 s: SIGKILL"
+    kill -KILL "$pid" 2>/dev/null || true
+    for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  fi
+  rm -f "$RUN/$name.pid"
+}
+
+# listening PORT: something listens on 127.0.0.1:PORT. Asks the kernel (ss) instead of
+# connecting: the default ports lie in the ephemeral range, where a connect() to a port nobody
+# listens on can succeed by connecting the socket to itself.
+listening() {
+  if command -v ss >/dev/null; then ss -Hltn "sport = :$1" | grep -q .; return; fi
+  local hex; hex="$(printf ':%04X' "$1")"  # no ss: read the kernel's table (state 0A = LISTEN)
+  awk -v p="$hex" '$4 == "0A" && substr($2, length($2) - 4) == p { f = 1 } END { exit !f }' \
+    /proc/net/tcp /proc/net/tcp6 2>/dev/null
+}
+
+wait_port_free() { # PORT NAME: fail early if something else listens there
+  if listening "$1"; then
+    die "port $1 for $2 is already in use by another process (set a different port variable)"
+  fi
+}
+
+write_ports_env() {
+  {
+    for var in PG_PORT KAFKA_PORT KAFKA_CONTROLLER_PORT SANDBOX_PORT EXECUTOR_PORT RELAY_PORT CONSUMER_PORT; do
+      echo "$var=${!var}"
+    done
+  } >"$TOOLONCE_HOME/ports.env"
+}
+
+# ---------------------------------------------------------------- PostgreSQL
+as_pg() { if [[ $EUID -eq 0 ]]; then (cd / && runuser -u postgres -- "$@"); else "$@"; fi; }
+home_hash() { printf '%s' "$TOOLONCE_HOME" | md5sum | cut -c1-10; }
+
+# The cluster lives in $TOOLONCE_HOME/pg. When running as root and the postgres OS user cannot
+# reach that path (e.g. a checkout under /root), it lives in /tmp and pg is a symlink to it.
+pg_dir() {
+  if [[ -L "$TOOLONCE_HOME/pg" || -d "$TOOLONCE_HOME/pg" ]]; then readlink -f "$TOOLONCE_HOME/pg"; return; fi
+  if [[ $EUID -eq 0 ]] && ! runuser -u postgres -- test -x "$TOOLONCE_HOME"; then
+    local dir="/tmp/toolonce-pg-$(home_hash)"
+    mkdir -p "$dir" && ln -s "$dir" "$TOOLONCE_HOME/pg"
+    echo "$dir"; return
+  fi
+  mkdir -p "$TOOLONCE_HOME/pg"; echo "$TOOLONCE_HOME/pg"
+}
+
+# Unix socket paths are limited to ~107 bytes including "/.s.PGSQL.NNNNN".
+pg_socket_dir() {
+  local dir="$RUN/pgsock"
+  if (( ${#dir} > 90 )) || { [[ $EUID -eq 0 ]] && ! runuser -u postgres -- test -x "$RUN"; }; then
+    dir="/tmp/toolonce-sock-$(home_hash)"
+  fi
+  echo "$dir"
+}
+
+# The postmaster's command line names its data directory: a stricter liveness marker than "postgres".
+pg_marker() { echo "postgres -D $(readlink -f "$TOOLONCE_HOME/pg" 2>/dev/null)/data"; }
+
+pg_refresh_pid() { # copies the postmaster PID (first line of postmaster.pid) to run/postgres.pid
+  local data="$1/data"
+  if [[ -f "$data/postmaster.pid" ]]; then head -1 "$data/postmaster.pid" >"$RUN/postgres.pid"; fi
+}
+
+pg_up() {
+  [[ -x "$PG_BIN/initdb" && -x "$PG_BIN/pg_ctl" ]] ||
+    die "PostgreSQL 15 binaries not found in $PG_BIN: install them with 'apt-get install postgresql' (Debian/Ubuntu)"
+  local dir data sock
+  dir="$(pg_dir)"; data="$dir/data"; sock="$(pg_socket_dir)"
+  pg_refresh_pid "$dir"
+  if alive postgres "$(pg_marker)" && as_pg "$PG_BIN/pg_ctl" -D "$data" status >/dev/null 2>&1; then
+    PG_PORT="$(sed -n 4p "$data/postmaster.pid")"
+    log "postgres already running (pid $(pid_of postgres), port $PG_PORT)"
+  else
+    wait_port_free "$PG_PORT" postgres
+    mkdir -p "$sock"
+    if [[ $EUID -eq 0 ]]; then chown postgres: "$dir" "$sock"; fi
+    if [[ ! -f "$data/PG_VERSION" ]]; then
+      log "initdb $data"
+      as_pg "$PG_BIN/initdb" -D "$data" -U postgres --auth=trust --encoding=UTF8 --locale=C.UTF-8 \
+        >"$dir/initdb.log" 2>&1 || { cat "$dir/initdb.log" >&2; die "initdb failed"; }
+      echo "include_if_exists = 'toolonce.conf'" >>"$data/postgresql.conf"
+    fi
+    cat >"$data/toolonce.conf" <<EOF
+# Written by deploy/local/stack.sh on every start.
+listen_addresses = '127.0.0.1'
+port = $PG_PORT
+unix_socket_directories = '$sock'
+wal_level = logical
+max_replication_slots = 16
+max_wal_senders = 16
+max_connections = 300
+shared_buffers = 256MB
+max_slot_wal_keep_size = 2GB
+EOF
+    if [[ $EUID -eq 0 ]]; then chown postgres: "$data/toolonce.conf"; fi
+    ln -sfn "$dir/postgres.log" "$LOGS/postgres.log"
+    log "starting postgres on port $PG_PORT"
+    as_pg "$PG_BIN/pg_ctl" -D "$data" -l "$dir/postgres.log" -w -t 60 start >/dev/null ||
+      { tail -n 40 "$dir/postgres.log" >&2; die "postgres did not start"; }
+    pg_refresh_pid "$dir"
+  fi
+  echo "$PG_PORT" >"$RUN/postgres.port"
+  if [[ "$("$PG_BIN/psql" -h 127.0.0.1 -p "$PG_PORT" -U postgres -d postgres -tAc \
+        "select 1 from pg_database where datname = 'toolonce'")" != 1 ]]; then
+    log "creating database toolonce"
+    "$PG_BIN/psql" -h 127.0.0.1 -p "$PG_PORT" -U postgres -d postgres -qc "create database toolonce" >/dev/null
+  fi
+}
+
+pg_down() {
+  [[ -e "$TOOLONCE_HOME/pg" ]] || { rm -f "$RUN/postgres.pid"; return 0; }
+  local data; data="$(readlink -f "$TOOLONCE_HOME/pg")/data"
+  if [[ -f "$data/postmaster.pid" ]] && as_pg "$PG_BIN/pg_ctl" -D "$data" status >/dev/null 2>&1; then
+    log "stopping postgres (pid $(head -1 "$data/postmaster.pid"))"
+    as_pg "$PG_BIN/pg_ctl" -D "$data" -m fast -w stop >/dev/null
+  fi
+  rm -f "$RUN/postgres.pid"
+}
+
+# ---------------------------------------------------------------- Kafka
+classpath_ok() { # FILE: a non-empty classpath whose every jar exists
+  [[ -s "$1" ]] || return 1
+  local jar jars; IFS=: read -ra jars <"$1"
+  for jar in "${jars[@]}"; do [[ -f "$jar" ]] || return 1; done
+}
+
+# The broker classpath, resolved once per checkout (deploy/local/kafka/target, shared by every
+# TOOLONCE_HOME, including the test stacks) and cached in $KAFKA_DIR/classpath.txt.
+kafka_classpath() {
+  local cpfile="$KAFKA_DIR/classpath.txt" pom="$REPO_ROOT/deploy/local/kafka/pom.xml"
+  local shared="$REPO_ROOT/deploy/local/kafka/target/classpath.txt" lib="$REPO_ROOT/deploy/local/kafka/target/lib"
+  if ! classpath_ok "$cpfile"; then
+    if ! classpath_ok "$shared"; then
+      log "resolving the Kafka broker classpath with Maven" >&2
+      mkdir -p "$lib"
+      mvn -q -B -Dstyle.color=never -f "$pom" dependency:build-classpath -Dmdep.outputFile="$shared.$$" \
+        >"$LOGS/maven-kafka.log" 2>&1 || { cat "$LOGS/maven-kafka.log" >&2; die "could not resolve the Kafka classpath"; }
+      # kafka_2.13 drags in slf4j-api 1.7, which cannot see slf4j-simple 2.x (the broker would
+      # log nothing): put slf4j-api 2.0.17 in its place.
+      if grep -q '/slf4j-api-1\.' "$shared.$$"; then
+        mvn -q -B -Dstyle.color=never -f "$pom" dependency:copy -Dartifact=org.slf4j:slf4j-api:2.0.17 \
+          -DoutputDirectory="$lib" >"$LOGS/maven-kafka.log" 2>&1 ||
+          { cat "$LOGS/maven-kafka.log" >&2; die "could not resolve slf4j-api 2.0.17"; }
+        sed -i "s#[^:]*/slf4j-api-1\.[^:]*\.jar#$lib/slf4j-api-2.0.17.jar#" "$shared.$$"
+      fi
+      mv -f "$shared.$$" "$shared"
+    fi
+    cp "$shared" "$cpfile"
+  fi
+  cat "$cpfile"
+}
+
+kafka_tool() { # runs a Kafka CLI class on the broker classpath, quietly
+  timeout 60 java -Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 \
+    -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -cp "$CP" "$@"
+}
+
+kafka_up() {
+  mkdir -p "$KAFKA_DIR/data"
+  if alive kafka kafka.Kafka; then
+    KAFKA_PORT="$(port_of kafka)"
+    KAFKA_CONTROLLER_PORT="$(sed -n 's/^controller.quorum.voters=1@127.0.0.1://p' "$KAFKA_DIR/server.properties")"
+    log "kafka already running (pid $(pid_of kafka), port $KAFKA_PORT)"
+    return 0
+  fi
+  wait_port_free "$KAFKA_PORT" kafka
+  wait_port_free "$KAFKA_CONTROLLER_PORT" "kafka controller"
+  CP="$(kafka_classpath)"
+  cat >"$KAFKA_DIR/server.properties" <<EOF
+# Written by deploy/local/stack.sh on every start.
+process.roles=broker,controller
+node.id=1
+controller.quorum.voters=1@127.0.0.1:$KAFKA_CONTROLLER_PORT
+listeners=PLAINTEXT://127.0.0.1:$KAFKA_PORT,CONTROLLER://127.0.0.1:$KAFKA_CONTROLLER_PORT
+advertised.listeners=PLAINTEXT://127.0.0.1:$KAFKA_PORT
+controller.listener.names=CONTROLLER
+listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT
+inter.broker.listener.name=PLAINTEXT
+log.dirs=$KAFKA_DIR/data
+num.partitions=3
+auto.create.topics.enable=false
+default.replication.factor=1
+min.insync.replicas=1
+offsets.topic.replication.factor=1
+transaction.state.log.replication.factor=1
+transaction.state.log.min.isr=1
+share.coordinator.state.topic.replication.factor=1
+share.coordinator.state.topic.min.isr=1
+group.initial.rebalance.delay.ms=0
+log.retention.hours=168
+EOF
+  if [[ ! -f "$KAFKA_DIR/data/meta.properties" ]]; then
+    local id=-  # a random 16-byte id in Kafka's base64url form, not starting with '-'
+    while [[ $id == -* ]]; do id="$(head -c 16 /dev/urandom | base64 | tr '+/' '-_' | cut -c1-22)"; done
+    log "formatting kafka storage (cluster id $id)"
+    kafka_tool kafka.tools.StorageTool format -t "$id" -c "$KAFKA_DIR/server.properties" >/dev/null
+  fi
+  log "starting kafka on port $KAFKA_PORT (controller $KAFKA_CONTROLLER_PORT)"
+  # Started from this shell (not a subshell) so that $! is the JVM's own PID.
+  nohup java -Xms256m -Xmx512m -Dorg.slf4j.simpleLogger.showDateTime=true \
+    -Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS -cp "$CP" kafka.Kafka "$KAFKA_DIR/server.properties" \
+    </dev/null >"$LOGS/kafka.log" 2>&1 &
+  echo $! >"$RUN/kafka.pid"
+  echo "$KAFKA_PORT" >"$RUN/kafka.port"
+  local deadline=$((SECONDS + 90))
+  # Cheap port probe first: a JVM per attempt would compete with the broker for the CPU.
+  until listening "$KAFKA_PORT"; do
+    alive kafka kafka.Kafka || { tail -n 40 "$LOGS/kafka.log" >&2; die "kafka exited during startup"; }
+    (( SECONDS < deadline )) || { tail -n 40 "$LOGS/kafka.log" >&2; die "kafka did not listen within 90 s"; }
+    sleep 0.2
+  done
+  until kafka_tool org.apache.kafka.tools.TopicCommand --bootstrap-server "127.0.0.1:$KAFKA_PORT" \
+      --list >/dev/null 2>&1; do
+    alive kafka kafka.Kafka || { tail -n 40 "$LOGS/kafka.log" >&2; die "kafka exited during startup"; }
+    (( SECONDS < deadline )) || { tail -n 40 "$LOGS/kafka.log" >&2; die "kafka did not answer within 90 s"; }
+    sleep 0.5
+  done
+}
+
+kafka_topics() {
+  CP="${CP:-$(kafka_classpath)}"
+  local existing; existing="$(kafka_tool org.apache.kafka.tools.TopicCommand \
+    --bootstrap-server "127.0.0.1:$KAFKA_PORT" --list)"
+  local spec topic parts pids=() pid
+  for spec in toolonce.tool-intents:12 toolonce.tool-results:12 toolonce.tool-intents.dlq:3 \
+      toolonce.tool-results.dlq:3 toolonce.relay.dlq:3; do
+    topic="${spec%:*}"; parts="${spec##*:}"
+    grep -qxF "$topic" <<<"$existing" && continue
+    log "creating topic $topic ($parts partitions)"
+    kafka_tool org.apache.kafka.tools.TopicCommand --bootstrap-server "127.0.0.1:$KAFKA_PORT" \
+      --create --if-not-exists --topic "$topic" --partitions "$parts" --replication-factor 1 >/dev/null &
+    pids+=($!)
+  done
+  for pid in "${pids[@]}"; do wait "$pid" || die "topic creation failed"; done
+}
+
+kafka_down() { stop_pid kafka kafka.Kafka; }
+
+# ---------------------------------------------------------------- services
+jar_of() { echo "$REPO_ROOT/$1/target/$1-$VERSION-exec.jar"; }
+
+service_up() {
+  local name=$1 portvar=${SERVICE_PORT_VAR[$1]} jar; jar="$(jar_of "$1")"
+  if alive "$name" "$jar"; then
+    printf -v "$portvar" '%s' "$(port_of "$name")"
+    log "$name already running (pid $(pid_of "$name"), port ${!portvar})"
+    return 0
+  fi
+  local port=${!portvar}
+  wait_port_free "$port" "$name"
+  log "starting $name on port $port"
+  TOOLONCE_PG_URL="jdbc:postgresql://127.0.0.1:$PG_PORT/toolonce" \
+  KAFKA_BOOTSTRAP="127.0.0.1:$KAFKA_PORT" \
+  SANDBOX_URL="http://127.0.0.1:$SANDBOX_PORT" \
+  SERVER_PORT="$port" \
+    nohup java -Xms64m -Xmx256m -XX:+UseSerialGC -jar "$jar" </dev/null >"$LOGS/$name.log" 2>&1 &
+  echo $! >"$RUN/$name.pid"
+  echo "$port" >"$RUN/$name.port"
+  local url="http://127.0.0.1:$port/ready" deadline=$((SECONDS + 90))
+  until [[ "$(curl -s -o /dev/null -m 2 -w '%{http_code}' "$url" || true)" == 200 ]]; do
+    if ! alive "$name" "$jar" || (( SECONDS >= deadline )); then
+      tail -n 40 "$LOGS/$name.log" >&2
+      alive "$name" "$jar" && die "$name not ready at $url within 90 s"
+      die "$name exited during startup"
+    fi
+    sleep 0.5
+  done
+  log "$name ready"
+}
+
+services_up() {
+  command -v curl >/dev/null || die "curl is required to check service readiness"
+  local name missing=0
+  for name in "${SERVICES[@]}"; do [[ -f "$(jar_of "$name")" ]] || missing=1; done
+  if (( missing )); then
+    log "building the service jars (mvn -q -B -DskipTests package)"
+    (cd "$REPO_ROOT" && mvn -q -B -DskipTests package) || die "build failed"
+  fi
+  for name in "${SERVICES[@]}"; do service_up "$name"; done
+}
+
+services_down() {
+  local i
+  for ((i = ${#SERVICES[@]} - 1; i >= 0; i--)); do stop_pid "${SERVICES[$i]}" "$(jar_of "${SERVICES[$i]}")"; done
+}
+
+# ---------------------------------------------------------------- commands
+infra_up() {
+  local start=$SECONDS
+  pg_up
+  kafka_up
+  kafka_topics
+  write_ports_env
+  log "infra up in $((SECONDS - start)) s: postgres 127.0.0.1:$PG_PORT, kafka 127.0.0.1:$KAFKA_PORT"
+}
+
+status() {
+  local name marker
+  for name in postgres kafka "${SERVICES[@]}"; do
+    case $name in postgres) marker="$(pg_marker)" ;; kafka) marker=kafka.Kafka ;; *) marker="$(jar_of "$name")" ;; esac
+    if alive "$name" "$marker"; then
+      printf '%-15s %-8s pid=%-8s port=%s\n' "$name" running "$(pid_of "$name")" "$(port_of "$name")"
+    else
+      printf '%-15s %-8s pid=%-8s port=%s\n' "$name" stopped - -
+    fi
+  done
+}
+
+env_lines() {
+  if alive postgres "$(pg_marker)"; then
+    echo "PG_PORT=$(port_of postgres)"
+    echo "PG_URL=jdbc:postgresql://127.0.0.1:$(port_of postgres)/toolonce"
+  fi
+  alive kafka kafka.Kafka && echo "KAFKA_BOOTSTRAP=127.0.0.1:$(port_of kafka)"
+  local name var
+  for name in "${SERVICES[@]}"; do
+    alive "$name" "$(jar_of "$name")" || continue
+    case $name in
+      sandbox-tools) var=SANDBOX_URL ;; tool-executor) var=EXECUTOR_URL ;;
+      inbox-consumer) var=CONSUMER_URL ;; outbox-relay) var=RELAY_URL ;;
+    esac
+    echo "$var=http://127.0.0.1:$(port_of "$name")"
+  done
+  return 0
+}
+
+mkdir -p "$RUN" "$LOGS" "$KAFKA_DIR"
+case "${1:-}" in
+  infra-up) infra_up ;;
+  up) infra_up; services_up; write_ports_env ;;
+  infra-down) kafka_down; pg_down ;;
+  services-down) services_down ;;
+  down) services_down; kafka_down; pg_down ;;
+  status) status ;;
+  env) env_lines ;;
+  *) echo "usage: $0 infra-up|up|down|infra-down|services-down|status|env" >&2; exit 2 ;;
+esac

@@ -1,0 +1,222 @@
+package dev.toolonce.testsupport;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A real PostgreSQL 15 and a real Kafka broker for integration tests, each a separate OS process,
+ * shared by every test in one JVM.
+ *
+ * <p>{@link #get()} resolves the stack once per JVM:
+ * <ol>
+ *   <li>if the environment variables {@code TOOLONCE_TEST_PG_URL} and {@code TOOLONCE_TEST_KAFKA}
+ *       are both set, they are used as they are and nothing is started;</li>
+ *   <li>otherwise, if {@code <user.dir>/target/test-stack} holds a stack that is still alive (PID
+ *       files and a real connection), it is reused;</li>
+ *   <li>otherwise {@code deploy/local/stack.sh infra-up} starts one there on free ports, and a
+ *       shutdown hook stops it when the JVM exits (unless {@code TOOLONCE_TEST_KEEP_STACK=1}).</li>
+ * </ol>
+ *
+ * <p>All methods are thread-safe. No method returns {@code null} or accepts {@code null}.
+ */
+public final class TestStack {
+
+  private static final Logger log = LoggerFactory.getLogger(TestStack.class);
+  private static final AtomicInteger COUNTER = new AtomicInteger();
+  private static TestStack instance;
+
+  private final String jdbcUrl;
+  private final String kafkaBootstrap;
+  private final int pgPort;
+  private final Path repoRoot;
+
+  private TestStack(String jdbcUrl, String kafkaBootstrap, Path repoRoot) {
+    this.jdbcUrl = jdbcUrl;
+    this.kafkaBootstrap = kafkaBootstrap;
+    this.pgPort = JdbcUrls.port(jdbcUrl);
+    this.repoRoot = repoRoot;
+  }
+
+  /**
+   * Returns this JVM's stack, starting or attaching to it on the first call.
+   *
+   * @return the stack, never {@code null}
+   * @throws IllegalStateException if the stack cannot be started or reached (the message holds
+   *     the tail of the start-up log)
+   */
+  public static synchronized TestStack get() {
+    if (instance == null) {
+      instance = resolve();
+    }
+    return instance;
+  }
+
+  /** @return the JDBC URL of the {@code toolonce} database (user {@code postgres}, no password) */
+  public String jdbcUrl() {
+    return jdbcUrl;
+  }
+
+  /** @return the Kafka bootstrap address, {@code 127.0.0.1:<port>} */
+  public String kafkaBootstrap() {
+    return kafkaBootstrap;
+  }
+
+  /** @return the PostgreSQL TCP port */
+  public int pgPort() {
+    return pgPort;
+  }
+
+  /** @return the repository root: the nearest directory above {@code user.dir} holding {@code ./toolonce} */
+  public Path repoRoot() {
+    return repoRoot;
+  }
+
+  /**
+   * Creates an empty database named {@code <prefix>_<counter>_<random>}.
+   *
+   * @param prefix a name prefix; characters other than {@code [a-z0-9_]} are replaced by {@code _}
+   * @return the new database's JDBC URL (user {@code postgres}, no password)
+   * @throws IllegalStateException if the database cannot be created
+   */
+  public String freshDatabase(String prefix) {
+    String name = prefix.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9_]", "_")
+        + "_" + COUNTER.incrementAndGet() + "_" + randomSuffix();
+    try (Connection c = DriverManager.getConnection(jdbcUrl, "postgres", "");
+         Statement s = c.createStatement()) {
+      s.execute("CREATE DATABASE " + name);
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot create database " + name + " at " + jdbcUrl, e);
+    }
+    return JdbcUrls.withDatabase(jdbcUrl, name);
+  }
+
+  /**
+   * Creates a topic with replication factor 1; does nothing if it already exists (whatever its
+   * partition count).
+   *
+   * @throws IllegalStateException if the broker refuses or does not answer within 30 s
+   */
+  public void createTopic(String name, int partitions) {
+    try (Admin admin = admin()) {
+      admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1))).all().get(30, TimeUnit.SECONDS);
+    } catch (ExecutionException e) {
+      if (!(e.getCause() instanceof TopicExistsException)) {
+        throw new IllegalStateException("cannot create topic " + name, e.getCause());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while creating topic " + name, e);
+    } catch (TimeoutException e) {
+      throw new IllegalStateException("timed out creating topic " + name, e);
+    }
+  }
+
+  /**
+   * Creates a topic with a name no other call returns.
+   *
+   * @return the topic name, {@code <prefix>-<counter>-<random>}
+   * @throws IllegalStateException as {@link #createTopic}
+   */
+  public String freshTopic(String prefix, int partitions) {
+    String name = prefix + "-" + COUNTER.incrementAndGet() + "-" + randomSuffix();
+    createTopic(name, partitions);
+    return name;
+  }
+
+  private Admin admin() {
+    return Admin.create(Map.of(
+        AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafkaBootstrap,
+        AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000,
+        AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 30_000));
+  }
+
+  private static String randomSuffix() {
+    return UUID.randomUUID().toString().substring(0, 8);
+  }
+
+  // ------------------------------------------------------------------ resolution
+
+  private static TestStack resolve() {
+    Path root = findRepoRoot();
+    String pgUrl = System.getenv("TOOLONCE_TEST_PG_URL");
+    String kafka = System.getenv("TOOLONCE_TEST_KAFKA");
+    if (pgUrl != null && !pgUrl.isBlank() && kafka != null && !kafka.isBlank()) {
+      log.info("Using the external test stack: {} and {}", pgUrl, kafka);
+      return new TestStack(pgUrl, kafka, root);
+    }
+    LocalStack local = new LocalStack(root, Path.of(System.getProperty("user.dir"), "target", "test-stack"));
+    Map<String, String> ports = local.reuseOrStart();
+    return new TestStack(
+        "jdbc:postgresql://127.0.0.1:" + ports.get("PG_PORT") + "/toolonce",
+        "127.0.0.1:" + ports.get("KAFKA_PORT"),
+        root);
+  }
+
+  static Path findRepoRoot() {
+    Path start = Path.of(System.getProperty("user.dir")).toAbsolutePath();
+    for (Path dir = start; dir != null; dir = dir.getParent()) {
+      if (Files.isRegularFile(dir.resolve("toolonce"))) {
+        return dir;
+      }
+    }
+    throw new IllegalStateException("no ./toolonce found in " + start + " or above");
+  }
+
+  /** Helpers for {@code jdbc:postgresql://host:port/db?params} URLs. */
+  static final class JdbcUrls {
+    private JdbcUrls() {}
+
+    static int port(String url) {
+      java.net.URI uri = java.net.URI.create(url.substring("jdbc:".length()));
+      return uri.getPort() == -1 ? 5432 : uri.getPort();
+    }
+
+    static String withDatabase(String url, String database) {
+      int hostStart = url.indexOf("//") + 2;
+      int slash = url.indexOf('/', hostStart);
+      int query = url.indexOf('?', hostStart);
+      String base = slash == -1 ? (query == -1 ? url : url.substring(0, query)) : url.substring(0, slash);
+      return base + "/" + database + (query == -1 ? "" : url.substring(query));
+    }
+  }
+
+  /** Reads a {@code KEY=VALUE} file such as {@code ports.env}; missing file gives an empty map. */
+  static Map<String, String> readEnvFile(Path file) {
+    Map<String, String> values = new HashMap<>();
+    if (!Files.isRegularFile(file)) {
+      return values;
+    }
+    try {
+      Properties p = new Properties();
+      try (var in = Files.newBufferedReader(file)) {
+        p.load(in);
+      }
+      p.forEach((k, v) -> values.put(k.toString(), v.toString().trim()));
+      return values;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
