@@ -1,0 +1,84 @@
+package dev.toolonce.sandbox.faults;
+
+import dev.toolonce.sandbox.http.HttpProblem;
+import dev.toolonce.sandbox.http.Json;
+import java.util.List;
+import java.util.Map;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The fault knobs of one tool. All zero means no faults.
+ *
+ * @param latencyMs              sleep before handling each request
+ * @param rate5xx                probability of answering 503 without applying
+ * @param rate429                probability of answering 429 ({@code Retry-After: 1}) without applying
+ * @param dropResponseAfterApply probability of closing the connection after applying
+ * @param stallMs                sleep after applying, before responding
+ * @param failNext               how many of the next applied requests lose their response
+ */
+public record FaultConfig(long latencyMs, double rate5xx, double rate429, double dropResponseAfterApply,
+                          long stallMs, int failNext) {
+
+    /** No faults. */
+    public static final FaultConfig NONE = new FaultConfig(0, 0, 0, 0, 0, 0);
+
+    private static final List<String> FIELDS =
+            List.of("latencyMs", "rate5xx", "rate429", "dropResponseAfterApply", "stallMs", "failNext");
+
+    /**
+     * Reads a {@code PUT /_faults/{tool}} body; missing fields are 0.
+     *
+     * @throws HttpProblem 400 naming the field that is unknown, not a number or out of range
+     */
+    public static FaultConfig fromJson(ObjectNode body) {
+        for (Map.Entry<String, JsonNode> field : body.properties()) {
+            if (!FIELDS.contains(field.getKey())) {
+                throw HttpProblem.badRequest("unknown field " + field.getKey() + ", expected one of " + FIELDS);
+            }
+        }
+        return new FaultConfig(millis(body, "latencyMs"), rate(body, "rate5xx"), rate(body, "rate429"),
+                rate(body, "dropResponseAfterApply"), millis(body, "stallMs"), count(body, "failNext"));
+    }
+
+    /** @return this configuration as JSON, with {@code failNext} as given (what is left of it) */
+    public ObjectNode toJson(int failNextLeft) {
+        return Json.object()
+                .put("latencyMs", latencyMs)
+                .put("rate5xx", rate5xx)
+                .put("rate429", rate429)
+                .put("dropResponseAfterApply", dropResponseAfterApply)
+                .put("stallMs", stallMs)
+                .put("failNext", failNextLeft);
+    }
+
+    private static double rate(ObjectNode body, String field) {
+        JsonNode node = body.get(field);
+        if (node == null || node.isNull()) {
+            return 0;
+        }
+        if (!node.isNumber() || node.doubleValue() < 0 || node.doubleValue() > 1) {
+            throw HttpProblem.badRequest(field + " must be a number between 0 and 1");
+        }
+        return node.doubleValue();
+    }
+
+    private static long millis(ObjectNode body, String field) {
+        return nonNegativeInteger(body, field, Long.MAX_VALUE);
+    }
+
+    private static int count(ObjectNode body, String field) {
+        return (int) nonNegativeInteger(body, field, Integer.MAX_VALUE);
+    }
+
+    private static long nonNegativeInteger(ObjectNode body, String field, long max) {
+        JsonNode node = body.get(field);
+        if (node == null || node.isNull()) {
+            return 0;
+        }
+        if (!node.isIntegralNumber() || !node.canConvertToLong() || node.longValue() < 0 || node.longValue() > max) {
+            throw HttpProblem.badRequest(field + " must be an integer between 0 and " + max);
+        }
+        return node.longValue();
+    }
+}

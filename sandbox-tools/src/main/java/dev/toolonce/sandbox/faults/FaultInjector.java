@@ -1,0 +1,84 @@
+package dev.toolonce.sandbox.faults;
+
+import dev.toolonce.sandbox.http.Endpoint;
+import dev.toolonce.sandbox.http.Response;
+
+/**
+ * Wraps a tool endpoint with the tool's faults: latency, then 429 or 503 without applying, then
+ * the endpoint (its ledger transaction commits), then drop the response or stall.
+ */
+public final class FaultInjector {
+
+    private final FaultRegistry registry;
+    private final FaultDice dice;
+
+    public FaultInjector(FaultRegistry registry, FaultDice dice) {
+        this.registry = registry;
+        this.dice = dice;
+    }
+
+    /** @return {@code endpoint} subject to the faults configured for {@code tool} */
+    public Endpoint wrap(String tool, Endpoint endpoint) {
+        ToolFaults faults = registry.require(tool);
+        return request -> {
+            FaultConfig config = faults.config();
+            delay(faults, FaultKind.LATENCY, config.latencyMs());
+            Response refusal = refusal(faults, config);
+            if (refusal != null) {
+                return refusal;
+            }
+            Response response = endpoint.handle(request);
+            return response.afterLedger() ? afterApply(faults, config, response) : response;
+        };
+    }
+
+    private Response refusal(ToolFaults faults, FaultConfig config) {
+        switch (dice.beforeApply(config)) {
+            case TOO_MANY_REQUESTS -> {
+                faults.count(FaultKind.HTTP_429);
+                return Response.error(429, "rate_limited", "injected fault").withHeader("Retry-After", "1");
+            }
+            case UNAVAILABLE -> {
+                faults.count(FaultKind.HTTP_5XX);
+                return Response.error(503, "unavailable", "injected fault");
+            }
+            default -> {
+                return null;
+            }
+        }
+    }
+
+    private Response afterApply(ToolFaults faults, FaultConfig config, Response response) {
+        switch (dice.afterApply(config, faults.takeFailNext())) {
+            case DROP_FAIL_NEXT -> {
+                faults.count(FaultKind.FAIL_NEXT);
+                faults.count(FaultKind.DROP_RESPONSE);
+                return Response.dropped();
+            }
+            case DROP -> {
+                faults.count(FaultKind.DROP_RESPONSE);
+                return Response.dropped();
+            }
+            case STALL -> {
+                delay(faults, FaultKind.STALL, config.stallMs());
+                return response;
+            }
+            default -> {
+                return response;
+            }
+        }
+    }
+
+    private static void delay(ToolFaults faults, FaultKind kind, long millis) {
+        if (millis <= 0) {
+            return;
+        }
+        faults.count(kind);
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            // The server is stopping: answer at once and keep the interrupt for the pool.
+            Thread.currentThread().interrupt();
+        }
+    }
+}

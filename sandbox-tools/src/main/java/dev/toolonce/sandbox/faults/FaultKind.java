@@ -1,0 +1,22 @@
+package dev.toolonce.sandbox.faults;
+
+/** The kinds of injected faults, named as {@code GET /_faults} reports them. */
+public enum FaultKind {
+    LATENCY("latency"),
+    HTTP_5XX("http5xx"),
+    HTTP_429("http429"),
+    DROP_RESPONSE("dropResponse"),
+    STALL("stall"),
+    /** A drop caused by {@code failNext}; such a drop also counts as {@link #DROP_RESPONSE}. */
+    FAIL_NEXT("failNext");
+
+    private final String jsonName;
+
+    FaultKind(String jsonName) {
+        this.jsonName = jsonName;
+    }
+
+    public String jsonName() {
+        return jsonName;
+    }
+}

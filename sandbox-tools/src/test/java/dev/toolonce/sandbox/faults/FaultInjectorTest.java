@@ -1,0 +1,85 @@
+package dev.toolonce.sandbox.faults;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.sun.net.httpserver.Headers;
+import dev.toolonce.sandbox.http.Endpoint;
+import dev.toolonce.sandbox.http.Json;
+import dev.toolonce.sandbox.http.Request;
+import dev.toolonce.sandbox.http.Response;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class FaultInjectorTest {
+
+    private final AtomicInteger applied = new AtomicInteger();
+    private final Endpoint tool = request -> {
+        applied.incrementAndGet();
+        return Response.afterLedger(200, Json.object().put("applied", true));
+    };
+    private FaultRegistry registry;
+    private Endpoint faulted;
+
+    @BeforeEach
+    void setUp() {
+        registry = new FaultRegistry(List.of("counter"));
+        faulted = new FaultInjector(registry, new FaultDice(5L)).wrap("counter", tool);
+    }
+
+    @Test
+    void failNextDropsExactlyTheNextAppliedResponses() {
+        registry.require("counter").configure(new FaultConfig(0, 0, 0, 0, 0, 2));
+
+        assertThat(faulted.handle(request()).isDropped()).isTrue();
+        assertThat(faulted.handle(request()).isDropped()).isTrue();
+        assertThat(faulted.handle(request()).status()).isEqualTo(200);
+
+        assertThat(applied).hasValue(3);
+        ToolFaults faults = registry.require("counter");
+        assertThat(faults.injected(FaultKind.FAIL_NEXT)).isEqualTo(2);
+        assertThat(faults.injected(FaultKind.DROP_RESPONSE)).isEqualTo(2);
+        assertThat(faults.failNextLeft()).isZero();
+    }
+
+    @Test
+    void refusalsApplyNothing() {
+        registry.require("counter").configure(new FaultConfig(0, 0, 1.0, 0, 0, 0));
+        Response response = faulted.handle(request());
+        assertThat(response.status()).isEqualTo(429);
+        assertThat(response.headers()).containsEntry("Retry-After", "1");
+
+        registry.require("counter").configure(new FaultConfig(0, 1.0, 0, 0, 0, 0));
+        assertThat(faulted.handle(request()).status()).isEqualTo(503);
+
+        assertThat(applied).hasValue(0);
+        assertThat(registry.require("counter").injected(FaultKind.HTTP_429)).isEqualTo(1);
+        assertThat(registry.require("counter").injected(FaultKind.HTTP_5XX)).isEqualTo(1);
+    }
+
+    @Test
+    void responsesThatNeverReachedTheLedgerAreNotDropped() {
+        registry.require("counter").configure(new FaultConfig(0, 0, 0, 0, 0, 1));
+        Endpoint refusing = new FaultInjector(registry, new FaultDice(5L))
+                .wrap("counter", request -> Response.error(400, "amount is required", null));
+        assertThat(refusing.handle(request()).status()).isEqualTo(400);
+        assertThat(registry.require("counter").failNextLeft()).isEqualTo(1);
+    }
+
+    @Test
+    void clearResetsConfigAndCounters() {
+        ToolFaults faults = registry.require("counter");
+        faults.configure(new FaultConfig(0, 0, 0, 0, 0, 1));
+        faulted.handle(request());
+        faults.clear();
+        assertThat(faults.config()).isEqualTo(FaultConfig.NONE);
+        assertThat(faults.injected(FaultKind.DROP_RESPONSE)).isZero();
+        assertThat(faulted.handle(request()).isDropped()).isFalse();
+    }
+
+    private static Request request() {
+        return new Request("POST", "/counter/apply", Map.of(), Map.of(), new Headers(), "{}".getBytes());
+    }
+}
