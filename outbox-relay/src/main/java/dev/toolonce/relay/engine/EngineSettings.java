@@ -1,0 +1,75 @@
+package dev.toolonce.relay.engine;
+
+import java.util.Properties;
+
+import dev.toolonce.relay.config.JdbcLocation;
+import dev.toolonce.relay.config.RelayProperties;
+import dev.toolonce.relay.config.RelayProperties.Source;
+import dev.toolonce.relay.offsets.PostgresOffsetBackingStore;
+
+/**
+ * The Debezium engine properties of one source. Pure; every value comes from the relay's
+ * settings, so this is the one place that shows how the engine is configured.
+ */
+public final class EngineSettings {
+
+    /**
+     * Updates the relay's heartbeat row and, in the same transaction, emits a transactional logical
+     * decoding message. The heartbeat table is in no publication, and PostgreSQL 15's pgoutput skips
+     * transactions without published changes, so the row alone would never reach the engine; the
+     * message does (pgoutput sends messages whatever the publication), the engine sees its COMMIT,
+     * and the slot advances on a database whose outbox is quiet.
+     */
+    static final String HEARTBEAT_QUERY = """
+            WITH beat AS (UPDATE toolonce_relay.heartbeat SET beat_at = clock_timestamp(), slot_name = '%1$s' \
+            WHERE id = 1 RETURNING slot_name) \
+            SELECT pg_logical_emit_message(true, 'toolonce.relay.heartbeat', slot_name) FROM beat""";
+
+    private EngineSettings() {
+    }
+
+    /**
+     * @param relay    the relay's settings
+     * @param source   the source
+     * @param snapshot whether to snapshot the outbox table first (only after a slot repair)
+     * @return new properties for {@code DebeziumEngine.Builder.using(Properties)}
+     */
+    public static Properties of(RelayProperties relay, Source source, boolean snapshot) {
+        JdbcLocation db = source.location();
+        Properties p = new Properties();
+        p.setProperty("name", "toolonce-relay-" + source.name());
+        p.setProperty("connector.class", "io.debezium.connector.postgresql.PostgresConnector");
+        p.setProperty("topic.prefix", source.name());
+
+        p.setProperty("offset.storage", PostgresOffsetBackingStore.class.getName());
+        p.setProperty(PostgresOffsetBackingStore.JDBC_URL, source.jdbcUrl());
+        p.setProperty(PostgresOffsetBackingStore.USERNAME, source.username());
+        p.setProperty(PostgresOffsetBackingStore.PASSWORD, source.password());
+        p.setProperty(PostgresOffsetBackingStore.SLOT, source.slot());
+        p.setProperty("offset.flush.interval.ms", "0");
+        p.setProperty("offset.flush.timeout.ms", "10000");
+
+        p.setProperty("database.hostname", db.host());
+        p.setProperty("database.port", Integer.toString(db.port()));
+        p.setProperty("database.dbname", db.database());
+        p.setProperty("database.user", source.username());
+        p.setProperty("database.password", source.password());
+
+        p.setProperty("plugin.name", "pgoutput");
+        p.setProperty("slot.name", source.slot());
+        p.setProperty("slot.drop.on.stop", "false");
+        p.setProperty("publication.name", source.publication());
+        p.setProperty("publication.autocreate.mode", "disabled");
+        p.setProperty("table.include.list", source.schema() + "\\." + source.tableName());
+        p.setProperty("snapshot.mode", snapshot ? "initial" : "no_data");
+        p.setProperty("tombstones.on.delete", "false");
+
+        p.setProperty("poll.interval.ms", Long.toString(relay.pollInterval().toMillis()));
+        p.setProperty("max.batch.size", Integer.toString(relay.maxBatchSize()));
+        p.setProperty("max.queue.size", Integer.toString(Math.max(8192, 4 * relay.maxBatchSize())));
+
+        p.setProperty("heartbeat.interval.ms", Long.toString(relay.heartbeatInterval().toMillis()));
+        p.setProperty("heartbeat.action.query", HEARTBEAT_QUERY.formatted(source.slot()));
+        return p;
+    }
+}

@@ -1,0 +1,111 @@
+package dev.toolonce.relay.engine;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.producer.Producer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.stereotype.Component;
+
+import dev.toolonce.relay.config.RelayProperties;
+import dev.toolonce.relay.config.RelayProperties.Source;
+import dev.toolonce.relay.publish.DeadLetterTopic;
+import dev.toolonce.relay.publish.OutboxPublisher;
+import dev.toolonce.relay.publish.OutboxRowReader;
+import dev.toolonce.relay.publish.TopicProbe;
+import dev.toolonce.relay.stats.RelayStats;
+
+/**
+ * Starts one {@link SourceRunner} thread per configured source once the application context is
+ * up, and closes every engine at shutdown (before the Kafka producer is closed, so the last
+ * batches are acknowledged and their offsets flushed).
+ */
+@Component
+public class RelayEngines implements SmartLifecycle {
+
+    private static final Logger log = LoggerFactory.getLogger(RelayEngines.class);
+
+    private final RelayProperties props;
+    private final Producer<byte[], byte[]> producer;
+    private final Admin admin;
+    private final TopicProbe probe;
+    private final RelayStats stats;
+    private final Clock clock;
+    private final List<SourceRunner> runners = new ArrayList<>();
+    private final List<Thread> threads = new ArrayList<>();
+    private volatile boolean started;
+
+    public RelayEngines(RelayProperties props, Producer<byte[], byte[]> relayProducer, Admin relayAdmin,
+                        TopicProbe probe, RelayStats stats, Clock relayClock) {
+        this.props = props;
+        this.producer = relayProducer;
+        this.admin = relayAdmin;
+        this.probe = probe;
+        this.stats = stats;
+        this.clock = relayClock;
+    }
+
+    @Override
+    public synchronized void start() {
+        started = true;
+        for (Source source : props.sources()) {
+            OutboxPublisher publisher = new OutboxPublisher(source.name(),
+                    new OutboxRowReader(source.schema(), source.tableName()), producer, probe, stats, clock,
+                    props.deadLetterTopic(), props.maxRecordBytes().toBytes());
+            SourceRunner runner = new SourceRunner(props, source, publisher);
+            Thread thread = new Thread(runner, "relay-" + source.name());
+            runners.add(runner);
+            threads.add(thread);
+            thread.start();
+        }
+        Thread dlq = new Thread(this::ensureDeadLetterTopic, "relay-dlq-topic");
+        dlq.setDaemon(true);
+        dlq.start();
+    }
+
+    @Override
+    public synchronized void stop() {
+        runners.forEach(SourceRunner::stop);
+        for (Thread thread : threads) {
+            try {
+                thread.join(30_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        started = false;
+        log.info("All relay engines stopped");
+    }
+
+    @Override
+    public boolean isRunning() {
+        return started;
+    }
+
+    /** Statuses of all sources, in configuration order. */
+    public List<SourceStatus> statuses() {
+        return runners.stream().map(SourceRunner::status).toList();
+    }
+
+    private void ensureDeadLetterTopic() {
+        try {
+            while (started) {
+                Optional<String> problem = DeadLetterTopic.ensure(admin, props.deadLetterTopic());
+                if (problem.isEmpty()) {
+                    return;
+                }
+                log.warn("Dead-letter topic {} is not available yet ({}); retrying in 5 s", props.deadLetterTopic(),
+                        problem.get());
+                Thread.sleep(5_000);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

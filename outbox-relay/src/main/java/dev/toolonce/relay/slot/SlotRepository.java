@@ -1,0 +1,98 @@
+package dev.toolonce.relay.slot;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.Optional;
+
+/**
+ * Catalog queries and slot functions used to prepare a source before its engine starts.
+ * Stateless; every method uses the caller's auto-commit connection (slot functions refuse to
+ * run in a transaction that has written).
+ */
+final class SlotRepository {
+
+    static final String FIND_SLOT = """
+            SELECT plugin, slot_type, database FROM pg_replication_slots WHERE slot_name = ?""";
+    static final String CREATE_SLOT = """
+            SELECT lsn::text FROM pg_create_logical_replication_slot(?, 'pgoutput')""";
+    static final String PUBLICATION_EXISTS = """
+            SELECT 1 FROM pg_publication WHERE pubname = ?""";
+    static final String PUBLICATION_HAS_TABLE = """
+            SELECT 1 FROM pg_publication_tables WHERE pubname = ? AND schemaname = ? AND tablename = ?""";
+    static final String CURRENT_DATABASE = """
+            SELECT current_database()""";
+    /** Decodes at most up to the first transaction that the publication emits. */
+    static final String PEEK_ONE = """
+            SELECT count(*) FROM pg_logical_slot_peek_binary_changes(?, pg_current_wal_lsn(), 1,
+                'proto_version', '1', 'publication_names', ?)""";
+    static final String ADVANCE_TO_NOW = """
+            SELECT end_lsn::text FROM pg_replication_slot_advance(?, pg_current_wal_lsn())""";
+
+    /** What {@code pg_replication_slots} says about a slot. */
+    record SlotInfo(String plugin, String type, String database) {
+    }
+
+    private SlotRepository() {
+    }
+
+    static Optional<SlotInfo> findSlot(Connection c, String slot) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(FIND_SLOT)) {
+            ps.setString(1, slot);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Optional.of(new SlotInfo(rs.getString(1), rs.getString(2), rs.getString(3)))
+                        : Optional.empty();
+            }
+        }
+    }
+
+    /** Creates a logical pgoutput slot; returns its consistent point. */
+    static String createSlot(Connection c, String slot) throws SQLException {
+        return queryString(c, CREATE_SLOT, slot);
+    }
+
+    static boolean publicationExists(Connection c, String publication) throws SQLException {
+        return exists(c, PUBLICATION_EXISTS, publication);
+    }
+
+    static boolean publicationHasTable(Connection c, String publication, String schema, String table)
+            throws SQLException {
+        return exists(c, PUBLICATION_HAS_TABLE, publication, schema, table);
+    }
+
+    static String currentDatabase(Connection c) throws SQLException {
+        return queryString(c, CURRENT_DATABASE);
+    }
+
+    static void peekOne(Connection c, String slot, String publication) throws SQLException {
+        queryString(c, PEEK_ONE, slot, publication);
+    }
+
+    static String advanceToNow(Connection c, String slot) throws SQLException {
+        return queryString(c, ADVANCE_TO_NOW, slot);
+    }
+
+    private static boolean exists(Connection c, String sql, String... params) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            for (int i = 0; i < params.length; i++) {
+                ps.setString(i + 1, params[i]);
+            }
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next();
+            }
+        }
+    }
+
+    private static String queryString(Connection c, String sql, String... params) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            for (int i = 0; i < params.length; i++) {
+                ps.setString(i + 1, params[i]);
+            }
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getString(1);
+            }
+        }
+    }
+}
