@@ -18,7 +18,7 @@ PG_BIN=/usr/lib/postgresql/15/bin
 VERSION=0.1.0-SNAPSHOT
 
 # Ports: explicit environment first, then the ports of the last run, then the defaults.
-declare -A DEFAULT_PORT=([PG_PORT]=55432 [KAFKA_PORT]=59092 [KAFKA_CONTROLLER_PORT]=59093
+declare -A DEFAULT_PORT=([PG_PORT]=25432 [KAFKA_PORT]=29092 [KAFKA_CONTROLLER_PORT]=29093
   [SANDBOX_PORT]=18080 [EXECUTOR_PORT]=18081 [RELAY_PORT]=18082 [CONSUMER_PORT]=18083)
 for var in "${!DEFAULT_PORT[@]}"; do
   if [[ -z "${!var:-}" && -f "$TOOLONCE_HOME/ports.env" ]]; then

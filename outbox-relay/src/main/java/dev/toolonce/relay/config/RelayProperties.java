@@ -32,7 +32,7 @@ import org.springframework.util.unit.DataSize;
 @ConfigurationProperties("toolonce.relay")
 public record RelayProperties(
         List<Source> sources,
-        @DefaultValue("127.0.0.1:59092") String kafkaBootstrap,
+        @DefaultValue("127.0.0.1:29092") String kafkaBootstrap,
         @DefaultValue("10ms") Duration pollInterval,
         @DefaultValue("20ms") Duration maxPollInterval,
         @DefaultValue("2048") int maxBatchSize,

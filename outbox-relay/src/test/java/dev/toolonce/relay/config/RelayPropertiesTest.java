@@ -14,12 +14,12 @@ import dev.toolonce.relay.config.RelayProperties.Source;
 class RelayPropertiesTest {
 
     static Source source(String name, String slot) {
-        return new Source(name, "jdbc:postgresql://127.0.0.1:55432/toolonce", null, null, slot,
+        return new Source(name, "jdbc:postgresql://127.0.0.1:25432/toolonce", null, null, slot,
                 "toolonce_executor_outbox", "executor.outbox_event");
     }
 
     static RelayProperties props(List<Source> sources, Duration poll) {
-        return new RelayProperties(sources, "127.0.0.1:59092", poll, Duration.ofMillis(20), 2048,
+        return new RelayProperties(sources, "127.0.0.1:29092", poll, Duration.ofMillis(20), 2048,
                 Duration.ofSeconds(5), "toolonce.relay.dlq", DataSize.ofMegabytes(1), Duration.ofSeconds(1),
                 Duration.ofSeconds(30));
     }
@@ -31,7 +31,7 @@ class RelayPropertiesTest {
         assertThat(s.password()).isEmpty();
         assertThat(s.schema()).isEqualTo("executor");
         assertThat(s.tableName()).isEqualTo("outbox_event");
-        assertThat(s.location()).isEqualTo(new JdbcLocation("127.0.0.1", 55432, "toolonce"));
+        assertThat(s.location()).isEqualTo(new JdbcLocation("127.0.0.1", 25432, "toolonce"));
     }
 
     @Test

@@ -15,9 +15,9 @@ import dev.toolonce.relay.offsets.PostgresOffsetBackingStore;
 
 class EngineSettingsTest {
 
-    final Source source = new Source("executor", "jdbc:postgresql://127.0.0.1:55432/toolonce?sslmode=disable",
+    final Source source = new Source("executor", "jdbc:postgresql://127.0.0.1:25432/toolonce?sslmode=disable",
             "relay", "secret", "toolonce_executor_slot", "toolonce_executor_outbox", "executor.outbox_event");
-    final RelayProperties relay = new RelayProperties(List.of(source), "127.0.0.1:59092", Duration.ofMillis(10),
+    final RelayProperties relay = new RelayProperties(List.of(source), "127.0.0.1:29092", Duration.ofMillis(10),
             Duration.ofMillis(20), 2048, Duration.ofSeconds(5), "toolonce.relay.dlq", DataSize.ofMegabytes(1),
             Duration.ofSeconds(1), Duration.ofSeconds(30));
 
@@ -38,7 +38,7 @@ class EngineSettingsTest {
                 .containsEntry("heartbeat.interval.ms", "5000")
                 .containsEntry("topic.prefix", "executor")
                 .containsEntry("database.hostname", "127.0.0.1")
-                .containsEntry("database.port", "55432")
+                .containsEntry("database.port", "25432")
                 .containsEntry("database.dbname", "toolonce")
                 .containsEntry("database.user", "relay")
                 .containsEntry("offset.storage", PostgresOffsetBackingStore.class.getName())

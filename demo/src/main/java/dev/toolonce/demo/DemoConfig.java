@@ -1,0 +1,23 @@
+package dev.toolonce.demo;
+
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * Where the demo finds the stack and how big its workload is. Read from the environment that
+ * {@code ./toolonce env} prints (KAFKA_BOOTSTRAP, PG_URL, SANDBOX_URL, RELAY_URL, EXECUTOR_URL).
+ */
+record DemoConfig(String kafkaBootstrap, String pgUrl, String sandboxUrl, String relayUrl, String executorUrl,
+                  int operations, Duration timeout) {
+
+    static DemoConfig fromEnvironment(Map<String, String> env) {
+        return new DemoConfig(
+                env.getOrDefault("KAFKA_BOOTSTRAP", "127.0.0.1:29092"),
+                env.getOrDefault("PG_URL", "jdbc:postgresql://127.0.0.1:25432/toolonce"),
+                env.getOrDefault("SANDBOX_URL", "http://127.0.0.1:18080"),
+                env.getOrDefault("RELAY_URL", "http://127.0.0.1:18082"),
+                env.getOrDefault("EXECUTOR_URL", "http://127.0.0.1:18081"),
+                Integer.parseInt(env.getOrDefault("DEMO_OPERATIONS", "240")),
+                Duration.ofSeconds(Long.parseLong(env.getOrDefault("DEMO_TIMEOUT_SECONDS", "180"))));
+    }
+}

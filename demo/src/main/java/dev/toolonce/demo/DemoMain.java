@@ -1,0 +1,70 @@
+package dev.toolonce.demo;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * {@code ./toolonce demo}: sends a mixed batch of intents to the running stack, waits for the results
+ * while showing progress, and prints a summary judged from the sandbox ledger and the results topic.
+ * Exits 0 only when nothing was lost, duplicated or left stuck.
+ */
+public final class DemoMain {
+
+    private DemoMain() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        DemoConfig config = DemoConfig.fromEnvironment(System.getenv());
+        DemoReport report = run(config, UUID.randomUUID().toString().substring(0, 8));
+        report.print(System.out);
+        System.exit(report.clean() ? 0 : 1);
+    }
+
+    /** Runs one workload against the stack and returns what it found. */
+    public static DemoReport run(DemoConfig config, String runId) throws Exception {
+        Workload workload = new Workload(runId, config.operations(), runId.hashCode());
+        Map<String, Workload.Planned> sent = new HashMap<>();
+        SandboxLedger ledger = new SandboxLedger();
+        ledger.get(config.relayUrl() + "/relay/stats"); // fail fast when the relay is not up
+        System.out.printf("run %s: sending %d intents (%d logical operations) and %d malformed records%n",
+                runId, workload.intents.size(), config.operations(), workload.malformed.size());
+        Instant start = Instant.now();
+        try (Sender sender = new Sender(config)) {
+            for (Workload.Planned p : workload.intents) {
+                sent.put(sender.send(p), p);
+            }
+            for (byte[] bad : workload.malformed) {
+                sender.sendRaw(bad);
+            }
+        }
+        System.out.printf("sent in %d ms; waiting for results%n", Duration.between(start, Instant.now()).toMillis());
+        try (ResultCollector results = new ResultCollector(config.kafkaBootstrap(), workload.tenant)) {
+            awaitResults(results, sent, config.timeout());
+            Thread.sleep(1000); // a last look for late duplicates before judging
+            results.poll(Duration.ofMillis(500));
+            return DemoReport.judge(config, workload, sent, results, ledger,
+                    Duration.between(start, Instant.now()));
+        }
+    }
+
+    private static void awaitResults(ResultCollector results, Map<String, Workload.Planned> sent, Duration timeout) {
+        Instant deadline = Instant.now().plus(timeout);
+        Instant nextPrint = Instant.now();
+        while (Instant.now().isBefore(deadline)) {
+            results.poll(Duration.ofMillis(200));
+            long answered = sent.keySet().stream().filter(results.byIntent::containsKey).count();
+            if (Instant.now().isAfter(nextPrint) || answered == sent.size()) {
+                System.out.printf("  results: %d/%d intents answered (%d result records)%n",
+                        answered, sent.size(), results.records);
+                nextPrint = Instant.now().plusSeconds(1);
+            }
+            if (answered == sent.size()) {
+                return;
+            }
+        }
+        System.out.println("  timed out waiting; judging what arrived");
+    }
+}

@@ -1,0 +1,109 @@
+package dev.toolonce.demo;
+
+import dev.toolonce.schemas.ResultStatus;
+import dev.toolonce.schemas.ToolResult;
+import java.io.PrintStream;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The demo's verdict, computed from the sandbox ledger (effects), the results topic (answers) and the
+ * executor's ledger (calls left in a non-final state) — never from the demo's own counters.
+ */
+public record DemoReport(int intents, int answered, long sideEffects, long duplicateSideEffects, int lost,
+                         long needsReview, long stuck, long conflictsRejected, int conflicts, long replayed,
+                         long malformed, Map<String, long[]> perTool, JsonNode relayStats, Duration elapsed) {
+
+    /** True when every intent was answered once-effectively and nothing is stuck. */
+    public boolean clean() {
+        return duplicateSideEffects == 0 && lost == 0 && stuck == 0 && conflictsRejected == conflicts;
+    }
+
+    static DemoReport judge(DemoConfig config, Workload w, Map<String, Workload.Planned> sent,
+                            ResultCollector results, SandboxLedger ledger, Duration elapsed) throws Exception {
+        List<SandboxLedger.Effect> effects = ledger.effects(config.sandboxUrl(), w.run + "-op-");
+        Map<String, Long> effectsPerOp = effects.stream()
+                .collect(Collectors.groupingBy(SandboxLedger.Effect::opId, Collectors.summingLong(SandboxLedger.Effect::count)));
+        long sideEffects = effectsPerOp.values().stream().mapToLong(Long::longValue).sum();
+        long duplicates = effectsPerOp.values().stream().mapToLong(c -> Math.max(0, c - 1)).sum();
+        int lost = (int) sent.keySet().stream().filter(id -> !results.byIntent.containsKey(id)).count();
+        List<ToolResult> first = sent.keySet().stream().filter(results.byIntent::containsKey)
+                .map(id -> results.byIntent.get(id).get(0)).toList();
+        long needsReview = first.stream().filter(r -> r.status() == ResultStatus.NEEDS_REVIEW)
+                .map(ToolResult::recordKey).distinct().count();
+        int conflicts = (int) sent.values().stream().filter(p -> p.kind() == Workload.Kind.CONFLICT).count();
+        long conflictsRejected = sent.entrySet().stream()
+                .filter(e -> e.getValue().kind() == Workload.Kind.CONFLICT || e.getValue().kind() == Workload.Kind.ORIGINAL)
+                .filter(e -> results.byIntent.containsKey(e.getKey()))
+                .filter(e -> mismatch(results.byIntent.get(e.getKey()).get(0)))
+                .count();
+        long replayed = first.stream().filter(ToolResult::replayed).count();
+        Map<String, long[]> perTool = perTool(first, effects);
+        return new DemoReport(sent.size(), sent.size() - lost, sideEffects, duplicates, lost, needsReview,
+                stuck(config, w.tenant), conflictsRejected, conflicts, replayed, w.malformed.size(), perTool,
+                ledger.get(config.relayUrl() + "/relay/stats"), elapsed);
+    }
+
+    private static boolean mismatch(ToolResult r) {
+        return r.status() == ResultStatus.REJECTED && r.error() != null
+                && "IDEMPOTENCY_PARAMETER_MISMATCH".equals(r.error().code());
+    }
+
+    /** Per tool: answers, committed, rejected, replayed, effects, requests at the tool. */
+    private static Map<String, long[]> perTool(List<ToolResult> first, List<SandboxLedger.Effect> effects) {
+        Map<String, long[]> out = new TreeMap<>();
+        for (ToolResult r : first) {
+            long[] row = out.computeIfAbsent(r.tool(), k -> new long[6]);
+            row[0]++;
+            row[1] += r.status() == ResultStatus.COMMITTED ? 1 : 0;
+            row[2] += r.status() == ResultStatus.REJECTED ? 1 : 0;
+            row[3] += r.replayed() ? 1 : 0;
+        }
+        for (SandboxLedger.Effect e : effects) {
+            long[] row = out.computeIfAbsent(e.tool(), k -> new long[6]);
+            row[4] += e.count();
+            row[5] += e.requests();
+        }
+        return out;
+    }
+
+    /** Calls of this run that the executor's ledger still holds in a state with no final answer. */
+    private static long stuck(DemoConfig config, String tenant) throws Exception {
+        try (Connection c = DriverManager.getConnection(config.pgUrl(), "postgres", "");
+             PreparedStatement ps = c.prepareStatement("""
+                     SELECT count(*) FROM executor.tool_call
+                      WHERE tenant_id = ? AND state NOT IN ('COMMITTED', 'FAILED_FINAL', 'COMPENSATED', 'NEEDS_REVIEW')
+                     """)) {
+            ps.setString(1, tenant);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
+    }
+
+    void print(PrintStream out) {
+        out.println();
+        out.printf("%-10s %8s %10s %9s %9s %8s %9s%n", "tool", "answers", "committed", "rejected", "replayed",
+                "effects", "requests");
+        perTool.forEach((tool, r) -> out.printf("%-10s %8d %10d %9d %9d %8d %9d%n", tool, r[0], r[1], r[2], r[3], r[4], r[5]));
+        JsonNode lat = relayStats.path("latencyMs");
+        out.printf("%nconflicts rejected with IDEMPOTENCY_PARAMETER_MISMATCH: %d of %d sent%n", conflictsRejected, conflicts);
+        out.printf("replayed answers: %d; malformed records dead-lettered: %d%n", replayed, malformed);
+        out.printf("relay commit->Kafka latency: p50 %s ms, p99 %s ms (max %s ms, %s events)%n",
+                lat.path("p50").asString("?"), lat.path("p99").asString("?"), lat.path("max").asString("?"),
+                lat.path("count").asString("?"));
+        out.printf("elapsed: %.1f s%n", elapsed.toMillis() / 1000.0);
+        out.printf("intents=%d results=%d side_effects=%d duplicate_side_effects=%d lost=%d needs_review=%d stuck=%d%n",
+                intents, answered, sideEffects, duplicateSideEffects, lost, needsReview, stuck);
+    }
+}

@@ -1,0 +1,41 @@
+package dev.toolonce.demo;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.List;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+
+/** Reads the ground truth: the sandbox's ledger of effects, and the relay's latency figures. */
+final class SandboxLedger {
+    /** One effect as the sandbox recorded it. */
+    record Effect(String tool, String scope, String opId, String externalObjectId, long count, long requests) {
+    }
+
+    private final HttpClient http = HttpClient.newHttpClient();
+    private final ObjectMapper mapper = new ObjectMapper();
+
+    List<Effect> effects(String sandboxUrl, String opIdPrefix) throws Exception {
+        List<Effect> out = new ArrayList<>();
+        for (JsonNode e : get(sandboxUrl + "/_ledger").path("effects")) {
+            String opId = e.path("opId").asString(null);
+            if (opId != null && opId.startsWith(opIdPrefix)) {
+                out.add(new Effect(e.path("tool").asString(), e.path("scope").asString(null), opId,
+                        e.path("externalObjectId").asString(null), e.path("count").asLong(), e.path("requests").asLong()));
+            }
+        }
+        return out;
+    }
+
+    JsonNode get(String url) throws Exception {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(url)).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() != 200) {
+            throw new IllegalStateException("GET " + url + " answered " + r.statusCode() + ": " + r.body());
+        }
+        return mapper.readTree(r.body());
+    }
+}

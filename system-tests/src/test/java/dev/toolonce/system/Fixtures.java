@@ -1,0 +1,118 @@
+package dev.toolonce.system;
+
+import dev.toolonce.agent.publish.IntentPublisher;
+import dev.toolonce.schemas.Contract;
+import dev.toolonce.schemas.EventCodec;
+import dev.toolonce.schemas.ToolIntent;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
+
+/** What the system tests do to the stack: publish intents both ways, read steps and the sandbox ledger. */
+final class Fixtures implements AutoCloseable {
+    final SystemStack stack;
+    final String tenant = "t-" + UUID.randomUUID().toString().substring(0, 8);
+    private final EventCodec codec = new EventCodec();
+    private final ObjectMapper mapper = new ObjectMapper();
+    private final IntentPublisher publisher = new IntentPublisher("agent", Contract.INTENTS_TOPIC, "/test/agent");
+    private final KafkaProducer<byte[], byte[]> producer;
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    Fixtures(SystemStack stack) {
+        this.stack = stack;
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.infra.kafkaBootstrap());
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    ToolIntent counter(String key, String task, String step, long delta) {
+        ObjectNode args = JsonNodeFactory.instance.objectNode().put("opId", tenant + ":" + key).put("delta", delta);
+        return new ToolIntent(null, tenant, "counter", "apply", key, args, task, step, null);
+    }
+
+    /** Through the agent's outbox, in one committed JDBC transaction. @return the message id */
+    String publish(ToolIntent intent) throws Exception {
+        try (Connection c = DriverManager.getConnection(stack.jdbcUrl, "postgres", "")) {
+            c.setAutoCommit(false);
+            String id = publisher.publish(c, intent);
+            c.commit();
+            return id;
+        }
+    }
+
+    /** Straight to the intents topic with CloudEvents headers. @return the message id */
+    String send(ToolIntent intent) throws Exception {
+        String id = UUID.randomUUID().toString();
+        sendRecord(null, intent.recordKey(), codec.write(intent.withMessageId(id)).getBytes(StandardCharsets.UTF_8), id);
+        return id;
+    }
+
+    void sendRecord(Integer partition, String key, byte[] value, String ceId) throws Exception {
+        ProducerRecord<byte[], byte[]> r = new ProducerRecord<>(Contract.INTENTS_TOPIC, partition,
+                key.getBytes(StandardCharsets.UTF_8), value);
+        if (ceId != null) {
+            r.headers().add(Contract.CE_ID, ceId.getBytes(StandardCharsets.UTF_8));
+            r.headers().add(Contract.CE_SPECVERSION, "1.0".getBytes(StandardCharsets.UTF_8));
+            r.headers().add(Contract.CE_TYPE, Contract.INTENT_TYPE.getBytes(StandardCharsets.UTF_8));
+        }
+        producer.send(r).get();
+    }
+
+    /** The agent_step row as a column → value map; empty when absent. */
+    Map<String, String> step(String task, String step) throws Exception {
+        try (Connection c = DriverManager.getConnection(stack.jdbcUrl, "postgres", "");
+             PreparedStatement ps = c.prepareStatement("SELECT * FROM agent.agent_step WHERE task_id = ? AND step_id = ?")) {
+            ps.setString(1, task);
+            ps.setString(2, step);
+            Map<String, String> row = new HashMap<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                if (rs.next()) {
+                    for (int i = 1; i <= rs.getMetaData().getColumnCount(); i++) {
+                        row.put(rs.getMetaData().getColumnName(i), rs.getString(i));
+                    }
+                }
+            }
+            return row;
+        }
+    }
+
+    /** The sandbox's ledger entry for an opId: {@code count} and {@code requests}; null when none. */
+    JsonNode effect(String opId) throws Exception {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(stack.sandboxUrl + "/_ledger")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        for (JsonNode e : mapper.readTree(r.body()).path("effects")) {
+            if (opId.equals(e.path("opId").asString(null))) {
+                return e;
+            }
+        }
+        return null;
+    }
+
+    ResultWatcher results() {
+        return new ResultWatcher(stack.infra.kafkaBootstrap(), Contract.RESULTS_TOPIC);
+    }
+
+    @Override
+    public void close() {
+        producer.close();
+    }
+}
