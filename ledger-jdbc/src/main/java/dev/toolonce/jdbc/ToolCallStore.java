@@ -67,6 +67,48 @@ public final class ToolCallStore {
              WHERE id = ? AND state = ? AND fence = ?
             RETURNING %2$s
             """;
+    /** A STARTED or RECONCILING call whose lease ran out: its outcome is unknown; fence + 1 shuts out the old holder. */
+    private static final String SWEEP = """
+            UPDATE %1$s.tool_call c
+               SET state = 'UNKNOWN', fence = c.fence + 1, lease_owner = NULL, lease_expires_at = NULL,
+                   next_attempt_at = clock_timestamp() + make_interval(secs => ?), error_class = 'LEASE_EXPIRED',
+                   updated_at = clock_timestamp()
+             WHERE c.id IN (SELECT id FROM %1$s.tool_call
+                             WHERE state IN ('STARTED', 'RECONCILING') AND lease_expires_at < clock_timestamp()
+                             ORDER BY lease_expires_at
+                             LIMIT ?
+                             FOR UPDATE SKIP LOCKED)
+            RETURNING %2$s
+            """;
+    /** Extends the leases of calls a worker still holds; only rows whose (id, fence, state) still match win. */
+    private static final String HEARTBEAT = """
+            UPDATE %1$s.tool_call
+               SET lease_expires_at = clock_timestamp() + make_interval(secs => ?), updated_at = clock_timestamp()
+             WHERE state = ? AND (id, fence) IN (SELECT * FROM unnest(?::bigint[], ?::bigint[]))
+            RETURNING id
+            """;
+    private static final String STILL_HELD = """
+            SELECT count(*) FROM %1$s.tool_call
+             WHERE id = ? AND state = ? AND fence = ? AND lease_expires_at > clock_timestamp()
+            """;
+    /** Takes UNKNOWN calls whose settle delay passed into RECONCILING, with a lease and fence of its own. */
+    private static final String CLAIM_UNKNOWN = """
+            UPDATE %1$s.tool_call c
+               SET state = 'RECONCILING', fence = c.fence + 1, lease_owner = ?,
+                   lease_expires_at = clock_timestamp() + make_interval(secs => ?), updated_at = clock_timestamp()
+             WHERE c.id IN (SELECT id FROM %1$s.tool_call
+                             WHERE state = 'UNKNOWN' AND (next_attempt_at IS NULL OR next_attempt_at <= clock_timestamp())
+                             ORDER BY id
+                             LIMIT ?
+                             FOR UPDATE SKIP LOCKED)
+            RETURNING %2$s
+            """;
+    private static final String BY_ID = """
+            SELECT %2$s FROM %1$s.tool_call WHERE id = ?
+            """;
+    private static final String IN_STATE = """
+            SELECT %2$s FROM %1$s.tool_call WHERE state = ? ORDER BY id LIMIT ?
+            """;
     private static final String ATTEMPT = """
             INSERT INTO %1$s.tool_call_attempt (call_id, fence, from_state, to_state, detail)
             VALUES (?, ?, ?, ?, ?)
@@ -79,6 +121,12 @@ public final class ToolCallStore {
     private final String claim;
     private final String finish;
     private final String attempt;
+    private final String sweep;
+    private final String heartbeat;
+    private final String stillHeld;
+    private final String claimUnknown;
+    private final String byId;
+    private final String inState;
 
     public ToolCallStore(JdbcTemplate jdbc, String schema) {
         this.jdbc = jdbc;
@@ -89,6 +137,12 @@ public final class ToolCallStore {
         this.claim = CLAIM.formatted(s, COLUMNS);
         this.finish = FINISH.formatted(s, COLUMNS);
         this.attempt = ATTEMPT.formatted(s);
+        this.sweep = SWEEP.formatted(s, COLUMNS);
+        this.heartbeat = HEARTBEAT.formatted(s);
+        this.stillHeld = STILL_HELD.formatted(s);
+        this.claimUnknown = CLAIM_UNKNOWN.formatted(s, COLUMNS);
+        this.byId = BY_ID.formatted(s, COLUMNS);
+        this.inState = IN_STATE.formatted(s, COLUMNS);
     }
 
     /** A call to plan: the scope, its hashes and where the answer goes. */
@@ -151,6 +205,66 @@ public final class ToolCallStore {
         rows.forEach(r -> recordAttempt(r.id(), call.fence(), from, f.to(),
                 f.errorCode() == null ? f.externalObjectId() : f.errorCode() + ": " + f.errorMessage()));
         return rows.stream().findFirst();
+    }
+
+    /**
+     * Moves up to {@code limit} calls whose lease expired to UNKNOWN (fence + 1), to be reconciled after
+     * {@code settle}. Never sends them back to execution directly (DESIGN.md point 5).
+     */
+    public List<ToolCall> sweepExpiredLeases(int limit, Duration settle) {
+        List<ToolCall> swept = jdbc.query(sweep, MAPPER, settle.toMillis() / 1000.0, limit);
+        swept.forEach(c -> recordAttempt(c.id(), c.fence(), null, CallState.UNKNOWN, "lease expired"));
+        return swept;
+    }
+
+    /**
+     * Extends the leases of the given held calls (same state and fence).
+     *
+     * @return ids whose lease was extended; a held call missing from it has lost its guard
+     */
+    public List<Long> heartbeat(CallState state, List<ToolCall> held, Duration lease) {
+        if (held.isEmpty()) {
+            return List.of();
+        }
+        Long[] ids = held.stream().map(ToolCall::id).toArray(Long[]::new);
+        Long[] fences = held.stream().map(ToolCall::fence).toArray(Long[]::new);
+        return jdbc.query(con -> {
+            var ps = con.prepareStatement(heartbeat);
+            ps.setDouble(1, lease.toMillis() / 1000.0);
+            ps.setString(2, state.name());
+            ps.setArray(3, con.createArrayOf("bigint", ids));
+            ps.setArray(4, con.createArrayOf("bigint", fences));
+            return ps;
+        }, (rs, i) -> rs.getLong(1));
+    }
+
+    /** The pre-send re-check: is the call still in {@code state} with this fence and an unexpired lease? */
+    public boolean stillHeld(ToolCall call, CallState state) {
+        Integer n = jdbc.queryForObject(stillHeld, Integer.class, call.id(), state.name(), call.fence());
+        return n != null && n == 1;
+    }
+
+    /** Claims UNKNOWN calls for reconciliation (UNKNOWN→RECONCILING, fence + 1, lease). */
+    public List<ToolCall> claimForReconciliation(String owner, int limit, Duration lease) {
+        List<ToolCall> claimed = jdbc.query(claimUnknown, MAPPER, owner, lease.toMillis() / 1000.0, limit);
+        claimed.forEach(c -> recordAttempt(c.id(), c.fence(), CallState.UNKNOWN, CallState.RECONCILING,
+                "reconciliation claimed by " + owner));
+        return claimed;
+    }
+
+    /** The call with this id, if it still exists. */
+    public Optional<ToolCall> findById(long id) {
+        return jdbc.query(byId, MAPPER, id).stream().findFirst();
+    }
+
+    /** Up to {@code limit} calls in a state, oldest first (operator views). */
+    public List<ToolCall> inState(CallState state, int limit) {
+        return jdbc.query(inState, MAPPER, state.name(), limit);
+    }
+
+    /** Records evidence or an operator action against a call without changing it. */
+    public void note(ToolCall call, String detail) {
+        recordAttempt(call.id(), call.fence(), call.state(), call.state(), detail);
     }
 
     private void recordAttempt(long callId, long fence, CallState from, CallState to, String detail) {

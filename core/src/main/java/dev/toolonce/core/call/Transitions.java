@@ -14,7 +14,8 @@ public final class Transitions {
     static {
         allow(PLANNED, STARTED);
         allow(STARTED, COMMITTED, FAILED_RETRYABLE, FAILED_FINAL, UNKNOWN, NEEDS_REVIEW);
-        allow(FAILED_RETRYABLE, STARTED, FAILED_FINAL);
+        // COMMITTED: a late Applied from an attempt whose outcome had been counted as a confirmed absence.
+        allow(FAILED_RETRYABLE, STARTED, FAILED_FINAL, COMMITTED);
         // A late Applied from a fenced-out attempt is evidence: it may commit an UNKNOWN call.
         allow(UNKNOWN, RECONCILING, COMMITTED, NEEDS_REVIEW);
         // A reconciler whose lease expired hands the call back to UNKNOWN.

@@ -2,7 +2,13 @@ package dev.toolonce.executor.config;
 
 import dev.toolonce.core.decide.Decider;
 import dev.toolonce.core.retry.RetryPolicy;
+import dev.toolonce.executor.execution.CallFinisher;
 import dev.toolonce.executor.execution.Completion;
+import dev.toolonce.executor.execution.CrashPoints;
+import dev.toolonce.executor.reconcile.Reconciler;
+import dev.toolonce.executor.review.ReviewService;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
 import dev.toolonce.executor.execution.Dispatcher;
 import dev.toolonce.executor.execution.HttpToolGateway;
 import dev.toolonce.executor.execution.ToolGateway;
@@ -55,8 +61,8 @@ public class ExecutorConfiguration {
     }
 
     @Bean
-    ExecutorStats executorStats() {
-        return new ExecutorStats();
+    ExecutorStats executorStats(MeterRegistry registry) {
+        return new ExecutorStats(registry);
     }
 
     @Bean
@@ -80,16 +86,40 @@ public class ExecutorConfiguration {
     }
 
     @Bean
-    Completion completion(ToolCallStore calls, PendingReplyStore pending, ResultEvents results,
-                          ExecutorProperties p, TransactionTemplate tx, ExecutorStats stats) {
-        return new Completion(calls, pending, results, new RetryPolicy(p.retryBase(), p.retryCap(), p.maxAttempts()),
-                tx, stats);
+    RetryPolicy retryPolicy(ExecutorProperties p) {
+        return new RetryPolicy(p.retryBase(), p.retryCap(), p.maxAttempts());
+    }
+
+    @Bean
+    CallFinisher callFinisher(ToolCallStore calls, PendingReplyStore pending, ResultEvents results) {
+        return new CallFinisher(calls, pending, results);
+    }
+
+    @Bean
+    Completion completion(ToolCallStore calls, CallFinisher finisher, ToolGateway gateway, RetryPolicy retry,
+                          TransactionTemplate tx, ExecutorStats stats) {
+        return new Completion(calls, finisher, gateway, retry, tx, stats);
     }
 
     @Bean
     Dispatcher dispatcher(ToolCallStore calls, ToolGateway gateway, Completion completion, TransactionTemplate tx,
-                          ExecutorProperties p) {
-        return new Dispatcher(calls, gateway, completion, tx, p.workers(), p.claimBatch(), p.lease(), p.idlePoll());
+                          ExecutorProperties p, ExecutorStats stats) {
+        return new Dispatcher(calls, gateway, completion, tx,
+                new Dispatcher.Settings(p.workers(), p.claimBatch(), p.lease(), p.heartbeat(), p.idlePoll()),
+                new CrashPoints(p.crashAt(), p.pauseBeforeSend()), stats);
+    }
+
+    @Bean
+    Reconciler reconciler(ToolCallStore calls, CallFinisher finisher, ToolGateway gateway, RetryPolicy retry,
+                          TransactionTemplate tx, ExecutorStats stats, ExecutorProperties p) {
+        return new Reconciler(calls, finisher, gateway, retry, tx, stats, p.lease(), p.reconcileInterval(),
+                Duration.ofSeconds(1));
+    }
+
+    @Bean
+    ReviewService reviewService(ToolCallStore calls, CallFinisher finisher, JdbcTemplate jdbc, TransactionTemplate tx,
+                                ExecutorStats stats, ExecutorProperties p) {
+        return new ReviewService(calls, finisher, jdbc, tx, stats, p.schema());
     }
 
     @Bean

@@ -23,6 +23,11 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param maxPayloadBytes  intents larger than this are dead-lettered with {@code PAYLOAD_TOO_LARGE}
  * @param acceptanceWindow intents requested longer ago are refused with {@code IDEMPOTENCY_KEY_EXPIRED}
  * @param idlePoll         how often the dispatcher looks for due work when nobody wakes it
+ * @param heartbeat        how often running calls' leases are extended
+ * @param leaseMargin      slack required on top of a tool's timeouts and two heartbeats within the lease
+ * @param reconcileInterval how often the sweeper and reconciler run
+ * @param crashAt          test-only crash point name (see CrashPoints); never set in production
+ * @param pauseBeforeSend  test-only stall between claim and send; never set in production
  * @param tools            the tools this executor may call, by name
  */
 @ConfigurationProperties("toolonce.executor")
@@ -42,6 +47,11 @@ public record ExecutorProperties(
         @DefaultValue("262144") int maxPayloadBytes,
         @DefaultValue("6d") Duration acceptanceWindow,
         @DefaultValue("200ms") Duration idlePoll,
+        @DefaultValue("5s") Duration heartbeat,
+        @DefaultValue("2s") Duration leaseMargin,
+        @DefaultValue("500ms") Duration reconcileInterval,
+        String crashAt,
+        @DefaultValue("0s") Duration pauseBeforeSend,
         Map<String, ToolProperties> tools) {
 
     public ExecutorProperties {
@@ -49,5 +59,24 @@ public record ExecutorProperties(
         if (workers < 1 || claimBatch < 1) {
             throw new IllegalArgumentException("toolonce.executor.workers and claim-batch must be >= 1");
         }
+        checkLeases(tools, lease, heartbeat, leaseMargin);
+    }
+
+    /**
+     * DESIGN.md point 5: for every tool, {@code total timeout + 2 × heartbeat + margin < lease}, or a
+     * healthy but slow call would be swept as unknown while it still runs.
+     *
+     * @throws IllegalArgumentException naming the tool and the numbers
+     */
+    static void checkLeases(Map<String, ToolProperties> tools, Duration lease, Duration heartbeat, Duration margin) {
+        tools.forEach((name, tool) -> {
+            Duration needed = tool.totalTimeout().plus(heartbeat.multipliedBy(2)).plus(margin);
+            if (needed.compareTo(lease) >= 0) {
+                throw new IllegalArgumentException("tool '" + name + "': connect-timeout " + tool.connectTimeout()
+                        + " + read-timeout " + tool.readTimeout() + " + 2 x heartbeat " + heartbeat + " + margin "
+                        + margin + " = " + needed + " is not below toolonce.executor.lease " + lease
+                        + "; raise the lease or lower the tool's timeouts");
+            }
+        });
     }
 }

@@ -13,6 +13,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param sandboxHeaders    send {@code X-ToolOnce-Scope}/{@code X-ToolOnce-Fence} (sandbox only, never real providers)
  * @param connectTimeout    TCP connect timeout
  * @param readTimeout       time allowed for the whole response
+ * @param settleDelay       wait after an unknown outcome before asking the tool what happened
  * @param operations        per operation: the request to send
  */
 public record ToolProperties(
@@ -22,6 +23,7 @@ public record ToolProperties(
         @DefaultValue("false") boolean sandboxHeaders,
         @DefaultValue("2s") Duration connectTimeout,
         @DefaultValue("10s") Duration readTimeout,
+        @DefaultValue("1s") Duration settleDelay,
         Map<String, OperationProperties> operations) {
 
     public ToolProperties {
@@ -35,11 +37,42 @@ public record ToolProperties(
      * @param path              path appended to the base URL
      * @param referenceField    body field set to the provider key (a unique external reference); nullable
      * @param externalIdPointer JSON pointer to the created object's id in the response (default {@code /id})
+     * @param lookup            how to ask whether an attempt took effect; null when the tool offers no way
      */
     public record OperationProperties(
             @DefaultValue("POST") String method,
             String path,
             String referenceField,
+            @DefaultValue("/id") String externalIdPointer,
+            LookupProperties lookup) {
+    }
+
+    /**
+     * A lookup request by provider key or reference. {@code {providerKey}} in the path is replaced by the
+     * call's provider key (URL-safe by construction).
+     *
+     * @param method            HTTP method (GET by default)
+     * @param path              path and query, e.g. {@code /payments/charges?idempotency_key={providerKey}}
+     * @param foundStatus       status that means "exists" (200)
+     * @param absentStatus      status that means "confirmed absent" (404)
+     * @param externalIdPointer JSON pointer to the found object's id
+     */
+    public record LookupProperties(
+            @DefaultValue("GET") String method,
+            String path,
+            @DefaultValue("200") int foundStatus,
+            @DefaultValue("404") int absentStatus,
             @DefaultValue("/id") String externalIdPointer) {
+    }
+
+    /** True when a retry after a confirmed-absent lookup cannot create a second effect. */
+    public boolean retrySafe(String operation) {
+        OperationProperties op = operations.get(operation);
+        return nativeIdempotency || (op != null && op.referenceField() != null && !op.referenceField().isBlank());
+    }
+
+    /** The longest one attempt can take: connect plus read. */
+    public Duration totalTimeout() {
+        return connectTimeout.plus(readTimeout);
     }
 }

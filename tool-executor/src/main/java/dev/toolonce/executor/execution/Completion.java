@@ -4,39 +4,41 @@ import dev.toolonce.core.call.CallState;
 import dev.toolonce.core.call.ToolCall;
 import dev.toolonce.core.outcome.ToolOutcome;
 import dev.toolonce.core.retry.RetryPolicy;
-import dev.toolonce.executor.results.ResultEvents;
-import dev.toolonce.executor.results.ResultEvents.Addressee;
 import dev.toolonce.executor.web.ExecutorStats;
-import dev.toolonce.jdbc.PendingReplyStore;
 import dev.toolonce.jdbc.ToolCallStore;
 import dev.toolonce.jdbc.ToolCallStore.Finish;
 import java.time.Duration;
+import java.util.EnumSet;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * Records one attempt's outcome in one transaction: the guarded ledger update, the result event for
- * the intent that planned the call, and the answers to duplicates that waited for it. A lost guard
- * (someone else moved the call) writes nothing and is counted.
+ * Records one attempt's outcome in one transaction. A lost guard (the sweeper or an operator moved the
+ * call) writes nothing for the attempt — but an {@code Applied} outcome is evidence (DESIGN.md point 8):
+ * it commits a call that was still open, and raises a duplicate alarm when the call was already
+ * committed with another external id.
  */
 public final class Completion {
     private static final Logger log = LoggerFactory.getLogger(Completion.class);
+    private static final Set<CallState> OPEN = EnumSet.of(CallState.STARTED, CallState.UNKNOWN,
+            CallState.RECONCILING, CallState.FAILED_RETRYABLE);
 
     private final ToolCallStore calls;
-    private final PendingReplyStore pending;
-    private final ResultEvents results;
+    private final CallFinisher finisher;
+    private final ToolGateway tools;
     private final RetryPolicy retry;
     private final TransactionTemplate tx;
     private final ExecutorStats stats;
 
-    public Completion(ToolCallStore calls, PendingReplyStore pending, ResultEvents results, RetryPolicy retry,
+    public Completion(ToolCallStore calls, CallFinisher finisher, ToolGateway tools, RetryPolicy retry,
                       TransactionTemplate tx, ExecutorStats stats) {
         this.calls = calls;
-        this.pending = pending;
-        this.results = results;
+        this.finisher = finisher;
+        this.tools = tools;
         this.retry = retry;
         this.tx = tx;
         this.stats = stats;
@@ -45,29 +47,40 @@ public final class Completion {
     /** @return the call as recorded, or empty when the guard was lost */
     public Optional<ToolCall> record(ToolCall claimed, ToolOutcome outcome) {
         Finish finish = finishFor(claimed, outcome);
-        Optional<ToolCall> done = tx.execute(s -> {
-            Optional<ToolCall> updated = calls.finish(claimed, CallState.STARTED, finish);
-            updated.filter(Completion::hasResult).ifPresent(this::publish);
-            return updated;
-        });
-        if (done.isEmpty()) {
-            stats.lostGuard();
-            log.warn("lost guard completing call {} ({}) at fence {}: outcome {} not recorded",
-                    claimed.id(), claimed.scope(), claimed.fence(), outcome);
-        } else {
-            stats.finished(done.get().state());
+        Optional<ToolCall> done = tx.execute(s -> finisher.finish(claimed, CallState.STARTED, finish));
+        if (done.isPresent()) {
+            stats.transition(CallState.STARTED, done.get().state());
+            return done;
         }
-        return done;
+        stats.lostGuard();
+        log.warn("lost guard completing call {} ({}) at fence {}: outcome {} not recorded as this attempt's",
+                claimed.id(), claimed.scope(), claimed.fence(), outcome);
+        if (outcome instanceof ToolOutcome.Applied applied) {
+            tx.executeWithoutResult(s -> lateApplied(claimed, applied));
+        }
+        return Optional.empty();
     }
 
-    private void publish(ToolCall call) {
-        results.outcome(call, new Addressee(call.intentMessageId(), call.taskId(), call.stepId()), false);
-        pending.take(call.id()).forEach(p ->
-                results.outcome(call, new Addressee(p.intentMessageId(), p.taskId(), p.stepId()), true));
-    }
-
-    private static boolean hasResult(ToolCall call) {
-        return call.state().isTerminal() || call.state() == CallState.NEEDS_REVIEW;
+    private void lateApplied(ToolCall claimed, ToolOutcome.Applied applied) {
+        ToolCall current = calls.findById(claimed.id()).orElse(null);
+        if (current == null) {
+            return;
+        }
+        String evidence = "late Applied " + applied.externalObjectId() + " from fenced-out attempt at fence " + claimed.fence();
+        calls.note(current, evidence);
+        if (OPEN.contains(current.state())) {
+            finisher.finish(current, current.state(), new Finish(CallState.COMMITTED, applied.externalObjectId(),
+                    applied.resultJson(), null, null, null, null, true))
+                    .ifPresent(c -> stats.transition(current.state(), CallState.COMMITTED));
+        } else if (current.state() == CallState.COMMITTED
+                && !java.util.Objects.equals(current.externalObjectId(), applied.externalObjectId())) {
+            stats.duplicateAlarm();
+            log.error("DUPLICATE EFFECT: call {} ({}) committed as {} but a fenced-out attempt also applied {}",
+                    current.id(), current.scope(), current.externalObjectId(), applied.externalObjectId());
+            finisher.finish(current, CallState.COMMITTED, new Finish(CallState.NEEDS_REVIEW, null, null,
+                    "DUPLICATE", "DUPLICATE_EFFECT", evidence + " while committed as " + current.externalObjectId(),
+                    null, true)).ifPresent(c -> stats.transition(CallState.COMMITTED, CallState.NEEDS_REVIEW));
+        }
     }
 
     private Finish finishFor(ToolCall call, ToolOutcome outcome) {
@@ -87,6 +100,7 @@ public final class Completion {
             return new Finish(CallState.FAILED_RETRYABLE, null, null, "RETRYABLE", null, r.reason(), wait, false);
         }
         ToolOutcome.Indeterminate i = (ToolOutcome.Indeterminate) outcome;
-        return new Finish(CallState.UNKNOWN, null, null, "INDETERMINATE", null, i.reason(), null, false);
+        return new Finish(CallState.UNKNOWN, null, null, "INDETERMINATE", null, i.reason(),
+                tools.settleDelay(call.scope().tool()), false);
     }
 }

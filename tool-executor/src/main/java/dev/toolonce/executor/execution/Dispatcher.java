@@ -1,10 +1,15 @@
 package dev.toolonce.executor.execution;
 
+import dev.toolonce.core.call.CallState;
 import dev.toolonce.core.call.ToolCall;
+import dev.toolonce.executor.web.ExecutorStats;
 import dev.toolonce.core.outcome.ToolOutcome;
 import dev.toolonce.jdbc.ToolCallStore;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -32,6 +37,15 @@ public final class Dispatcher implements SmartLifecycle {
     private final int claimBatch;
     private final Duration lease;
     private final Duration idlePoll;
+    private final Duration heartbeat;
+    private final CrashPoints crashPoints;
+    private final ExecutorStats stats;
+    private final Map<Long, ToolCall> inFlight = new ConcurrentHashMap<>();
+    private final ScheduledExecutorService heartbeats = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "lease-heartbeat");
+        t.setDaemon(true);
+        return t;
+    });
     private final Semaphore freeWorkers;
     private final Semaphore wakeups = new Semaphore(0);
     private final ExecutorService workers;
@@ -39,15 +53,23 @@ public final class Dispatcher implements SmartLifecycle {
     private volatile boolean running;
     private Thread loop;
 
+    /** Timing of claims: how many, for how long, how often to extend and to look for work. */
+    public record Settings(int workers, int claimBatch, Duration lease, Duration heartbeat, Duration idlePoll) {
+    }
+
     public Dispatcher(ToolCallStore calls, ToolGateway gateway, Completion completion, TransactionTemplate tx,
-                      int workerCount, int claimBatch, Duration lease, Duration idlePoll) {
+                      Settings settings, CrashPoints crashPoints, ExecutorStats stats) {
+        int workerCount = settings.workers();
+        this.heartbeat = settings.heartbeat();
+        this.crashPoints = crashPoints;
+        this.stats = stats;
         this.calls = calls;
         this.gateway = gateway;
         this.completion = completion;
         this.tx = tx;
-        this.claimBatch = claimBatch;
-        this.lease = lease;
-        this.idlePoll = idlePoll;
+        this.claimBatch = settings.claimBatch();
+        this.lease = settings.lease();
+        this.idlePoll = settings.idlePoll();
         this.freeWorkers = new Semaphore(workerCount);
         AtomicInteger n = new AtomicInteger();
         this.workers = Executors.newFixedThreadPool(workerCount, r -> {
@@ -68,6 +90,8 @@ public final class Dispatcher implements SmartLifecycle {
         loop = new Thread(this::run, "dispatcher");
         loop.setDaemon(true);
         loop.start();
+        heartbeats.scheduleWithFixedDelay(this::extendLeases, heartbeat.toMillis(), heartbeat.toMillis(),
+                TimeUnit.MILLISECONDS);
     }
 
     @Override
@@ -75,6 +99,7 @@ public final class Dispatcher implements SmartLifecycle {
         running = false;
         wake();
         workers.shutdown();
+        heartbeats.shutdown();
         try {
             if (!workers.awaitTermination(20, TimeUnit.SECONDS)) {
                 log.warn("tool calls still running at shutdown; their leases will expire and the sweeper decides");
@@ -120,14 +145,39 @@ public final class Dispatcher implements SmartLifecycle {
 
     private void runOne(ToolCall call) {
         try {
+            crashPoints.pauseBeforeSend();
+            // DESIGN.md point 5: re-check fence and lease just before sending; a swept call is not ours to send.
+            if (!calls.stillHeld(call, CallState.STARTED)) {
+                stats.fencedBeforeSend();
+                log.warn("call {} at fence {} was fenced out before sending; not sent", call.id(), call.fence());
+                return;
+            }
+            inFlight.put(call.id(), call); // heartbeats from here on: a stalled claimant's lease runs out
             ToolOutcome outcome = gateway.execute(call);
+            crashPoints.reach(CrashPoints.AFTER_TOOL_BEFORE_RECORD);
             completion.record(call, outcome);
+            crashPoints.reach(CrashPoints.AFTER_RECORD);
         } catch (RuntimeException e) {
             // The call stays STARTED; its lease expires and the outcome is treated as unknown.
             log.error("recording the outcome of call {} failed", call.id(), e);
         } finally {
+            inFlight.remove(call.id());
             freeWorkers.release();
             wakeups.release();
+        }
+    }
+
+    /** One batched, guarded heartbeat for every call this dispatcher is running. */
+    private void extendLeases() {
+        try {
+            List<ToolCall> held = List.copyOf(inFlight.values());
+            List<Long> extended = calls.heartbeat(CallState.STARTED, held, lease);
+            if (extended.size() < held.size()) {
+                log.warn("{} of {} running calls lost their lease guard; their outcomes will be fenced",
+                        held.size() - extended.size(), held.size());
+            }
+        } catch (RuntimeException e) {
+            log.warn("lease heartbeat failed: {}", e.toString());
         }
     }
 

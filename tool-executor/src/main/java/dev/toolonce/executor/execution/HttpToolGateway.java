@@ -1,8 +1,10 @@
 package dev.toolonce.executor.execution;
 
 import dev.toolonce.core.call.ToolCall;
+import dev.toolonce.core.outcome.LookupOutcome;
 import dev.toolonce.core.outcome.ToolOutcome;
 import dev.toolonce.executor.config.ToolProperties;
+import dev.toolonce.executor.config.ToolProperties.LookupProperties;
 import dev.toolonce.executor.config.ToolProperties.OperationProperties;
 import java.io.IOException;
 import java.net.ConnectException;
@@ -67,6 +69,51 @@ public final class HttpToolGateway implements ToolGateway {
             Thread.currentThread().interrupt();
             return new ToolOutcome.Indeterminate("interrupted while waiting for the tool");
         }
+    }
+
+    @Override
+    public LookupOutcome lookup(ToolCall call) {
+        ToolProperties tool = tools.get(call.scope().tool());
+        LookupProperties lookup = tool.operations().get(call.scope().operation()).lookup();
+        if (lookup == null || lookup.path() == null) {
+            return new LookupOutcome.CannotTell("tool '" + call.scope().tool() + "' offers no lookup");
+        }
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(tool.baseUrl()
+                        + lookup.path().replace("{providerKey}", call.providerKey().value())))
+                .timeout(tool.readTimeout())
+                .method(lookup.method(), HttpRequest.BodyPublishers.noBody());
+        try {
+            HttpResponse<String> r = clients.get(call.scope().tool()).send(b.build(),
+                    HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+            if (r.statusCode() == lookup.foundStatus()) {
+                JsonNode tree = parseOrNull(r.body());
+                JsonNode id = tree == null ? null : tree.at(lookup.externalIdPointer());
+                return id == null || id.isMissingNode() || id.isNull()
+                        ? new LookupOutcome.CannotTell("lookup found something without " + lookup.externalIdPointer())
+                        : new LookupOutcome.Found(id.asString(), mapper.writeValueAsString(tree));
+            }
+            if (r.statusCode() == lookup.absentStatus()) {
+                return new LookupOutcome.Absent();
+            }
+            return new LookupOutcome.CannotTell("lookup answered " + r.statusCode());
+        } catch (IOException e) {
+            return new LookupOutcome.CannotTell("lookup failed: " + e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return new LookupOutcome.CannotTell("interrupted during lookup");
+        }
+    }
+
+    @Override
+    public boolean retrySafe(String tool, String operation) {
+        ToolProperties t = tools.get(tool);
+        return t != null && t.retrySafe(operation);
+    }
+
+    @Override
+    public Duration settleDelay(String tool) {
+        ToolProperties t = tools.get(tool);
+        return t == null ? Duration.ofSeconds(1) : t.settleDelay();
     }
 
     private HttpRequest request(ToolCall call, ToolProperties tool, OperationProperties op) {

@@ -1,7 +1,9 @@
 package dev.toolonce.executor.execution;
 
 import dev.toolonce.core.call.ToolCall;
+import dev.toolonce.core.outcome.LookupOutcome;
 import dev.toolonce.core.outcome.ToolOutcome;
+import java.time.Duration;
 
 /** The executor's port to the outside world: one attempt at a claimed call. */
 public interface ToolGateway {
@@ -15,4 +17,16 @@ public interface ToolGateway {
      * @param call a call claimed by this worker (its fence is the claim's)
      */
     ToolOutcome execute(ToolCall call);
+
+    /**
+     * Asks the tool whether an earlier attempt of this call took effect, by provider key or reference.
+     * Never throws; a tool without a lookup answers {@link LookupOutcome.CannotTell}.
+     */
+    LookupOutcome lookup(ToolCall call);
+
+    /** Whether a confirmed-absent call may be sent again (native idempotency or a unique reference). */
+    boolean retrySafe(String tool, String operation);
+
+    /** How long to wait after an unknown outcome before asking the tool. */
+    Duration settleDelay(String tool);
 }

@@ -20,7 +20,7 @@ public class ExecutorController {
     }
 
     @GetMapping("/executor/stats")
-    public Map<String, Object> stats() {
+    public Map<String, Long> stats() {
         return stats.snapshot();
     }
 }

@@ -2,54 +2,66 @@ package dev.toolonce.executor.web;
 
 import dev.toolonce.core.call.CallState;
 import dev.toolonce.executor.intake.Intake;
-import java.util.EnumMap;
-import java.util.LinkedHashMap;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 
-/** Counters since start-up, served at {@code GET /executor/stats}. Thread-safe. */
+/**
+ * Counters for every intake disposition, transition, lost guard, duplicate alarm, reconciliation and
+ * review, registered with Micrometer ({@code /actuator/metrics/toolonce.*}) and summarised at
+ * {@code GET /executor/stats}. Thread-safe.
+ */
 public final class ExecutorStats {
-    private final Map<Intake.Disposition, AtomicLong> intake = new EnumMap<>(Intake.Disposition.class);
-    private final Map<CallState, AtomicLong> finished = new EnumMap<>(CallState.class);
-    private final AtomicLong deadLettered = new AtomicLong();
-    private final AtomicLong lostGuards = new AtomicLong();
+    private final MeterRegistry registry;
+    private final Map<String, Counter> counters = new ConcurrentHashMap<>();
 
-    public ExecutorStats() {
-        for (Intake.Disposition d : Intake.Disposition.values()) {
-            intake.put(d, new AtomicLong());
-        }
-        for (CallState s : CallState.values()) {
-            finished.put(s, new AtomicLong());
-        }
+    public ExecutorStats(MeterRegistry registry) {
+        this.registry = registry;
     }
 
     public void count(Intake.Disposition d) {
-        intake.get(d).incrementAndGet();
+        counter("toolonce.intake", "disposition", d.name()).increment();
     }
 
-    public void finished(CallState s) {
-        finished.get(s).incrementAndGet();
+    public void transition(CallState from, CallState to) {
+        counter("toolonce.transitions", "transition", from + ">" + to).increment();
     }
 
     public void deadLettered() {
-        deadLettered.incrementAndGet();
+        counter("toolonce.intake.dead_lettered", "code", "any").increment();
     }
 
     public void lostGuard() {
-        lostGuards.incrementAndGet();
+        counter("toolonce.guards.lost", "guard", "fence").increment();
     }
 
-    /** A JSON-friendly snapshot. */
-    public Map<String, Object> snapshot() {
-        Map<String, Object> out = new LinkedHashMap<>();
-        Map<String, Long> in = new LinkedHashMap<>();
-        intake.forEach((k, v) -> in.put(k.name(), v.get()));
-        Map<String, Long> fin = new LinkedHashMap<>();
-        finished.forEach((k, v) -> fin.put(k.name(), v.get()));
-        out.put("intake", in);
-        out.put("finished", fin);
-        out.put("deadLettered", deadLettered.get());
-        out.put("lostGuards", lostGuards.get());
+    public void duplicateAlarm() {
+        counter("toolonce.duplicates.alarm", "source", "late_applied").increment();
+    }
+
+    public void reconciliation(String outcome) {
+        counter("toolonce.reconciliations", "outcome", outcome).increment();
+    }
+
+    public void review(String action) {
+        counter("toolonce.reviews", "action", action).increment();
+    }
+
+    public void fencedBeforeSend() {
+        counter("toolonce.guards.lost", "guard", "pre_send").increment();
+    }
+
+    private Counter counter(String name, String tag, String value) {
+        return counters.computeIfAbsent(name + "|" + tag + "=" + value,
+                k -> Counter.builder(name).tag(tag, value).register(registry));
+    }
+
+    /** Every counter as {@code name{tag=value} -> count}, sorted. */
+    public Map<String, Long> snapshot() {
+        Map<String, Long> out = new TreeMap<>();
+        counters.forEach((k, c) -> out.put(k.replace("|", "{") + "}", (long) c.count()));
         return out;
     }
 }

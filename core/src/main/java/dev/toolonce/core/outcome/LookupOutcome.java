@@ -1,0 +1,20 @@
+package dev.toolonce.core.outcome;
+
+/**
+ * What a tool said when asked, by provider key or reference, whether an earlier attempt took effect
+ * (DESIGN.md point 8). The reconciler never calls the tool's effect itself.
+ */
+public sealed interface LookupOutcome {
+
+    /** The effect exists; {@code externalObjectId} names it. */
+    record Found(String externalObjectId, String resultJson) implements LookupOutcome {
+    }
+
+    /** The tool confirms that no such effect exists. */
+    record Absent() implements LookupOutcome {
+    }
+
+    /** The tool cannot be asked, or its answer cannot be read: only a human can decide. */
+    record CannotTell(String reason) implements LookupOutcome {
+    }
+}
