@@ -8,7 +8,7 @@ import java.util.Map;
  * {@code ./toolonce env} prints (KAFKA_BOOTSTRAP, PG_URL, SANDBOX_URL, RELAY_URL, EXECUTOR_URL).
  */
 record DemoConfig(String kafkaBootstrap, String pgUrl, String sandboxUrl, String relayUrl, String executorUrl,
-                  int operations, Duration timeout) {
+                  int operations, Duration timeout, boolean faults) {
 
     static DemoConfig fromEnvironment(Map<String, String> env) {
         return new DemoConfig(
@@ -18,6 +18,7 @@ record DemoConfig(String kafkaBootstrap, String pgUrl, String sandboxUrl, String
                 env.getOrDefault("RELAY_URL", "http://127.0.0.1:18082"),
                 env.getOrDefault("EXECUTOR_URL", "http://127.0.0.1:18081"),
                 Integer.parseInt(env.getOrDefault("DEMO_OPERATIONS", "240")),
-                Duration.ofSeconds(Long.parseLong(env.getOrDefault("DEMO_TIMEOUT_SECONDS", "180"))));
+                Duration.ofSeconds(Long.parseLong(env.getOrDefault("DEMO_TIMEOUT_SECONDS", "180"))),
+                !"0".equals(env.getOrDefault("DEMO_FAULTS", "1")));
     }
 }

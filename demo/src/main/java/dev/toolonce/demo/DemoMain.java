@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
+import tools.jackson.databind.JsonNode;
 
 /**
  * {@code ./toolonce demo}: sends a mixed batch of intents to the running stack, waits for the results
@@ -31,26 +32,34 @@ public final class DemoMain {
         ledger.get(config.relayUrl() + "/relay/stats"); // fail fast when the relay is not up
         System.out.printf("run %s: sending %d intents (%d logical operations) and %d malformed records%n",
                 runId, workload.intents.size(), config.operations(), workload.malformed.size());
+        Faults faults = new Faults(config.sandboxUrl());
+        if (config.faults()) {
+            faults.inject();
+            System.out.println("faults injected at the sandbox: " + Faults.PLAN);
+        }
         Instant start = Instant.now();
         try (Sender sender = new Sender(config)) {
             for (Workload.Planned p : workload.intents) {
                 sent.put(sender.send(p), p);
             }
-            for (byte[] bad : workload.malformed) {
-                sender.sendRaw(bad);
+            for (int i = 0; i < workload.malformed.size(); i++) {
+                sender.sendRaw(workload.tenant + "/malformed-" + i, workload.malformed.get(i));
             }
         }
         System.out.printf("sent in %d ms; waiting for results%n", Duration.between(start, Instant.now()).toMillis());
         try (ResultCollector results = new ResultCollector(config.kafkaBootstrap(), workload.tenant)) {
-            awaitResults(results, sent, config.timeout());
+            awaitResults(results, sent, workload.malformed.size(), config.timeout());
             Thread.sleep(1000); // a last look for late duplicates before judging
             results.poll(Duration.ofMillis(500));
-            return DemoReport.judge(config, workload, sent, results, ledger,
+            JsonNode injected = ledger.get(config.sandboxUrl() + "/_faults").path("injected");
+            faults.clear();
+            return DemoReport.judge(config, workload, sent, results, ledger, injected,
                     Duration.between(start, Instant.now()));
         }
     }
 
-    private static void awaitResults(ResultCollector results, Map<String, Workload.Planned> sent, Duration timeout) {
+    private static void awaitResults(ResultCollector results, Map<String, Workload.Planned> sent, int malformed,
+                                     Duration timeout) {
         Instant deadline = Instant.now().plus(timeout);
         Instant nextPrint = Instant.now();
         while (Instant.now().isBefore(deadline)) {
@@ -61,7 +70,7 @@ public final class DemoMain {
                         answered, sent.size(), results.records);
                 nextPrint = Instant.now().plusSeconds(1);
             }
-            if (answered == sent.size()) {
+            if (answered == sent.size() && results.deadLettered >= malformed) {
                 return;
             }
         }

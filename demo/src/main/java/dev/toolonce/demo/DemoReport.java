@@ -8,7 +8,6 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -21,15 +20,18 @@ import tools.jackson.databind.JsonNode;
  */
 public record DemoReport(int intents, int answered, long sideEffects, long duplicateSideEffects, int lost,
                          long needsReview, long stuck, long conflictsRejected, int conflicts, long replayed,
-                         long malformed, Map<String, long[]> perTool, JsonNode relayStats, Duration elapsed) {
+                         long malformed, long deadLettered, Map<String, long[]> perTool, JsonNode relayStats,
+                         JsonNode injected, Recovery recovery, Duration elapsed) {
 
     /** True when every intent was answered once-effectively and nothing is stuck. */
     public boolean clean() {
-        return duplicateSideEffects == 0 && lost == 0 && stuck == 0 && conflictsRejected == conflicts;
+        return duplicateSideEffects == 0 && lost == 0 && stuck == 0 && conflictsRejected == conflicts
+                && deadLettered == malformed;
     }
 
     static DemoReport judge(DemoConfig config, Workload w, Map<String, Workload.Planned> sent,
-                            ResultCollector results, SandboxLedger ledger, Duration elapsed) throws Exception {
+                            ResultCollector results, SandboxLedger ledger, JsonNode injected, Duration elapsed)
+            throws Exception {
         List<SandboxLedger.Effect> effects = ledger.effects(config.sandboxUrl(), w.run + "-op-");
         Map<String, Long> effectsPerOp = effects.stream()
                 .collect(Collectors.groupingBy(SandboxLedger.Effect::opId, Collectors.summingLong(SandboxLedger.Effect::count)));
@@ -49,8 +51,9 @@ public record DemoReport(int intents, int answered, long sideEffects, long dupli
         long replayed = first.stream().filter(ToolResult::replayed).count();
         Map<String, long[]> perTool = perTool(first, effects);
         return new DemoReport(sent.size(), sent.size() - lost, sideEffects, duplicates, lost, needsReview,
-                stuck(config, w.tenant), conflictsRejected, conflicts, replayed, w.malformed.size(), perTool,
-                ledger.get(config.relayUrl() + "/relay/stats"), elapsed);
+                stuck(config, w.tenant), conflictsRejected, conflicts, replayed, w.malformed.size(),
+                results.deadLettered, perTool, ledger.get(config.relayUrl() + "/relay/stats"), injected,
+                Recovery.read(config.pgUrl(), w.tenant), elapsed);
     }
 
     private static boolean mismatch(ToolResult r) {
@@ -98,7 +101,14 @@ public record DemoReport(int intents, int answered, long sideEffects, long dupli
         perTool.forEach((tool, r) -> out.printf("%-10s %8d %10d %9d %9d %8d %9d%n", tool, r[0], r[1], r[2], r[3], r[4], r[5]));
         JsonNode lat = relayStats.path("latencyMs");
         out.printf("%nconflicts rejected with IDEMPOTENCY_PARAMETER_MISMATCH: %d of %d sent%n", conflictsRejected, conflicts);
-        out.printf("replayed answers: %d; malformed records dead-lettered: %d%n", replayed, malformed);
+        out.printf("replayed answers: %d; malformed records sent: %d, found on the DLQ: %d%n", replayed, malformed,
+                deadLettered);
+        out.printf("faults injected at the sandbox: %s%n", injected);
+        out.printf("unknown outcomes: %d, reconciled automatically: %d, needs_review: %d, RSR %.2f%n",
+                recovery.unknown(), recovery.reconciled(), recovery.toReview(),
+                recovery.unknown() == 0 ? 1.0 : (double) recovery.reconciled() / recovery.unknown());
+        out.printf("recovery time UNKNOWN -> final or review: p50 %.0f ms, p95 %.0f ms, p99 %.0f ms%n",
+                recovery.percentile(50), recovery.percentile(95), recovery.percentile(99));
         out.printf("relay commit->Kafka latency: p50 %s ms, p99 %s ms (max %s ms, %s events)%n",
                 lat.path("p50").asString("?"), lat.path("p99").asString("?"), lat.path("max").asString("?"),
                 lat.path("count").asString("?"));

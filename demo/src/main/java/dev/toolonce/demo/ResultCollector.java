@@ -26,6 +26,7 @@ final class ResultCollector implements AutoCloseable {
     private final String tenant;
     final Map<String, List<ToolResult>> byIntent = new HashMap<>();
     int records;
+    int deadLettered;
 
     ResultCollector(String bootstrap, String tenant) {
         Properties p = new Properties();
@@ -33,8 +34,10 @@ final class ResultCollector implements AutoCloseable {
         p.put(ConsumerConfig.GROUP_ID_CONFIG, "demo-verifier-" + UUID.randomUUID());
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         this.consumer = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer());
-        List<TopicPartition> partitions = consumer.partitionsFor(Contract.RESULTS_TOPIC).stream()
-                .map(i -> new TopicPartition(i.topic(), i.partition())).toList();
+        List<TopicPartition> partitions = new ArrayList<>();
+        for (String topic : List.of(Contract.RESULTS_TOPIC, Contract.INTENTS_DLQ_TOPIC)) {
+            consumer.partitionsFor(topic).forEach(i -> partitions.add(new TopicPartition(i.topic(), i.partition())));
+        }
         consumer.assign(partitions);
         consumer.seekToBeginning(partitions);
         this.tenant = tenant;
@@ -42,6 +45,11 @@ final class ResultCollector implements AutoCloseable {
 
     void poll(Duration wait) {
         for (ConsumerRecord<byte[], byte[]> r : consumer.poll(wait)) {
+            if (r.topic().equals(Contract.INTENTS_DLQ_TOPIC)) {
+                String key = r.key() == null ? "" : new String(r.key(), java.nio.charset.StandardCharsets.UTF_8);
+                deadLettered += key.startsWith(tenant + "/malformed-") ? 1 : 0;
+                continue;
+            }
             ToolResult result = codec.result(codec.parse(r.value()));
             if (tenant.equals(result.tenantId())) {
                 records++;

@@ -51,9 +51,8 @@ final class Sender implements AutoCloseable {
         return id;
     }
 
-    void sendRaw(byte[] value) throws Exception {
-        producer.send(new ProducerRecord<>(Contract.INTENTS_TOPIC, "demo/malformed".getBytes(StandardCharsets.UTF_8),
-                value)).get();
+    void sendRaw(String key, byte[] value) throws Exception {
+        producer.send(new ProducerRecord<>(Contract.INTENTS_TOPIC, key.getBytes(StandardCharsets.UTF_8), value)).get();
     }
 
     private static ProducerRecord<byte[], byte[]> record(String key, String json, String id) {

@@ -41,10 +41,10 @@ final class Workload {
             ToolIntent original = intent(tool, "task-" + (i / 4), Integer.toString(i % 4), "key-" + i, opId, 1000 + i);
             Route route = i % 2 == 0 ? Route.PUBLISHER : Route.KAFKA;
             intents.add(new Planned(original, opId, route, Kind.ORIGINAL, route == Route.KAFKA && i % 5 == 1));
-            if (i % 6 == 0) {
+            if (i % 7 == 0) {
                 intents.add(new Planned(original, opId, Route.KAFKA, Kind.CLIENT_RETRY, false));
             }
-            if (i % 12 == 3) {
+            if (i % 11 == 3) {
                 ToolIntent conflict = intent(tool, "task-" + (i / 4), Integer.toString(i % 4), "key-" + i, opId, 5000 + i);
                 intents.add(new Planned(conflict, opId, Route.KAFKA, Kind.CONFLICT, false));
             }

@@ -109,6 +109,20 @@ public final class ToolCallStore {
     private static final String IN_STATE = """
             SELECT %2$s FROM %1$s.tool_call WHERE state = ? ORDER BY id LIMIT ?
             """;
+    private static final String UNGUARDED_SELECT = """
+            SELECT id FROM %1$s.tool_call WHERE state IN ('PLANNED', 'FAILED_RETRYABLE') ORDER BY id LIMIT ?
+            """;
+    private static final String UNGUARDED_UPDATE = """
+            UPDATE %1$s.tool_call SET state = 'STARTED', fence = fence + 1, attempts = attempts + 1, lease_owner = ?,
+                   lease_expires_at = clock_timestamp() + make_interval(secs => ?)
+             WHERE id = ?
+            RETURNING %2$s
+            """;
+    private static final String TOMBSTONE = """
+            SELECT state || coalesce(' ' || external_object_id, '') || ' at ' || terminal_at
+              FROM %1$s.tool_call_tombstone
+             WHERE tenant_id = ? AND tool = ? AND operation = ? AND idempotency_key = ?
+            """;
     private static final String ATTEMPT = """
             INSERT INTO %1$s.tool_call_attempt (call_id, fence, from_state, to_state, detail)
             VALUES (?, ?, ?, ?, ?)
@@ -127,6 +141,9 @@ public final class ToolCallStore {
     private final String claimUnknown;
     private final String byId;
     private final String inState;
+    private final String tombstone;
+    private final String unguardedSelect;
+    private final String unguardedUpdate;
 
     public ToolCallStore(JdbcTemplate jdbc, String schema) {
         this.jdbc = jdbc;
@@ -143,6 +160,9 @@ public final class ToolCallStore {
         this.claimUnknown = CLAIM_UNKNOWN.formatted(s, COLUMNS);
         this.byId = BY_ID.formatted(s, COLUMNS);
         this.inState = IN_STATE.formatted(s, COLUMNS);
+        this.tombstone = TOMBSTONE.formatted(s);
+        this.unguardedSelect = UNGUARDED_SELECT.formatted(s);
+        this.unguardedUpdate = UNGUARDED_UPDATE.formatted(s, COLUMNS);
     }
 
     /** A call to plan: the scope, its hashes and where the answer goes. */
@@ -172,6 +192,21 @@ public final class ToolCallStore {
     public Optional<ToolCall> find(CallScope scope) {
         return jdbc.query(find, MAPPER, scope.tenantId(), scope.tool(), scope.operation(),
                 scope.idempotencyKey()).stream().findFirst();
+    }
+
+    /**
+     * TEST ONLY: the negative control of the claim-race test. A check-then-act claim with no state guard and
+     * no row lock — exactly what the guarded claim exists to prevent. Never used by the services.
+     */
+    public List<ToolCall> claimWithoutGuardForTests(String owner, int limit, Duration lease, Duration window) {
+        List<Long> due = jdbc.queryForList(unguardedSelect, Long.class, limit);
+        try {
+            Thread.sleep(window.toMillis()); // widens the window between the check and the act
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return due.stream().flatMap(id -> jdbc.query(unguardedUpdate, MAPPER, owner, lease.toMillis() / 1000.0, id)
+                .stream()).toList();
     }
 
     /**
@@ -260,6 +295,12 @@ public final class ToolCallStore {
     /** Up to {@code limit} calls in a state, oldest first (operator views). */
     public List<ToolCall> inState(CallState state, int limit) {
         return jdbc.query(inState, MAPPER, state.name(), limit);
+    }
+
+    /** What a purged call's tombstone says (state, external id, when), if the scope was purged. */
+    public Optional<String> tombstone(CallScope scope) {
+        return jdbc.queryForList(tombstone, String.class, scope.tenantId(), scope.tool(), scope.operation(),
+                scope.idempotencyKey()).stream().findFirst();
     }
 
     /** Records evidence or an operator action against a call without changing it. */

@@ -49,6 +49,54 @@ final class Fixtures implements AutoCloseable {
         return new ToolIntent(null, tenant, "counter", "apply", key, args, task, step, null);
     }
 
+    ToolIntent payments(String key, long amount) {
+        ObjectNode args = JsonNodeFactory.instance.objectNode().put("opId", tenant + ":" + key)
+                .put("amount", amount).put("currency", "EUR");
+        return new ToolIntent(null, tenant, "payments", "charge", key, args, "task-" + key, "1", null);
+    }
+
+    ToolIntent tickets(String key) {
+        ObjectNode args = JsonNodeFactory.instance.objectNode().put("opId", tenant + ":" + key).put("title", "t " + key);
+        return new ToolIntent(null, tenant, "tickets", "create", key, args, "task-" + key, "1", null);
+    }
+
+    ToolIntent email(String key) {
+        ObjectNode args = JsonNodeFactory.instance.objectNode().put("opId", tenant + ":" + key)
+                .put("to", key + "@example.com").put("subject", "hello");
+        return new ToolIntent(null, tenant, "email", "send", key, args, "task-" + key, "1", null);
+    }
+
+    /** PUT /_faults/{tool} on the sandbox. */
+    void faults(String tool, String json) throws Exception {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(stack.sandboxUrl + "/_faults/" + tool))
+                .header("Content-Type", "application/json").PUT(HttpRequest.BodyPublishers.ofString(json)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() != 200) {
+            throw new IllegalStateException("faults for " + tool + " refused: " + r.body());
+        }
+    }
+
+    /** DELETE /_faults: no faults, counters zeroed. */
+    void clearFaults() throws Exception {
+        http.send(HttpRequest.newBuilder(URI.create(stack.sandboxUrl + "/_faults")).DELETE().build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** GET /_faults → injected.{tool}.{kind}. */
+    long injected(String tool, String kind) throws Exception {
+        return getJson(stack.sandboxUrl + "/_faults").path("injected").path(tool).path(kind).asLong();
+    }
+
+    JsonNode getJson(String url) throws Exception {
+        return mapper.readTree(http.send(HttpRequest.newBuilder(URI.create(url)).build(),
+                HttpResponse.BodyHandlers.ofString()).body());
+    }
+
+    HttpResponse<String> postJson(String url, String json) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create(url)).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
     /** Through the agent's outbox, in one committed JDBC transaction. @return the message id */
     String publish(ToolIntent intent) throws Exception {
         try (Connection c = DriverManager.getConnection(stack.jdbcUrl, "postgres", "")) {
@@ -67,7 +115,15 @@ final class Fixtures implements AutoCloseable {
     }
 
     void sendRecord(Integer partition, String key, byte[] value, String ceId) throws Exception {
-        ProducerRecord<byte[], byte[]> r = new ProducerRecord<>(Contract.INTENTS_TOPIC, partition,
+        send(Contract.INTENTS_TOPIC, partition, key, value, ceId);
+    }
+
+    void sendTo(String topic, String key, byte[] value, String ceId) throws Exception {
+        send(topic, null, key, value, ceId);
+    }
+
+    private void send(String topic, Integer partition, String key, byte[] value, String ceId) throws Exception {
+        ProducerRecord<byte[], byte[]> r = new ProducerRecord<>(topic, partition,
                 key.getBytes(StandardCharsets.UTF_8), value);
         if (ceId != null) {
             r.headers().add(Contract.CE_ID, ceId.getBytes(StandardCharsets.UTF_8));

@@ -52,7 +52,17 @@ final class SystemStack {
         executorUrl = "http://127.0.0.1:" + executorPort;
         relayUrl = "http://127.0.0.1:" + relayPort;
         env = Map.of("TOOLONCE_PG_URL", jdbcUrl, "KAFKA_BOOTSTRAP", infra.kafkaBootstrap(), "SANDBOX_URL", sandboxUrl);
-        relayArgs = List.of("--server.port=" + relayPort);
+        // Slot names are cluster-wide and outlive a test run in a reused cluster: give this run its own.
+        String run = jdbcUrl.substring(jdbcUrl.lastIndexOf('/') + 1).replaceAll("[^a-z0-9_]", "_");
+        relayArgs = List.of("--server.port=" + relayPort,
+                "--toolonce.relay.sources[0].name=executor", "--toolonce.relay.sources[0].jdbc-url=" + jdbcUrl,
+                "--toolonce.relay.sources[0].slot=" + run + "_executor",
+                "--toolonce.relay.sources[0].publication=toolonce_executor_outbox",
+                "--toolonce.relay.sources[0].table=executor.outbox_event",
+                "--toolonce.relay.sources[1].name=agent", "--toolonce.relay.sources[1].jdbc-url=" + jdbcUrl,
+                "--toolonce.relay.sources[1].slot=" + run + "_agent",
+                "--toolonce.relay.sources[1].publication=toolonce_agent_outbox",
+                "--toolonce.relay.sources[1].table=agent.outbox_event");
         sandbox = start("sandbox-tools", "dev.toolonce.sandbox.SandboxApplication", sandboxPort, sandboxUrl);
         executor = start("tool-executor", "dev.toolonce.executor.ExecutorApplication", executorPort, executorUrl);
         consumer = start("inbox-consumer", "dev.toolonce.agent.ConsumerApplication", consumerPort,

@@ -6,7 +6,12 @@ import dev.toolonce.executor.execution.CallFinisher;
 import dev.toolonce.executor.execution.Completion;
 import dev.toolonce.executor.execution.CrashPoints;
 import dev.toolonce.executor.reconcile.Reconciler;
+import dev.toolonce.executor.retention.RetentionGuard;
+import dev.toolonce.executor.retention.RetentionJobs;
+import dev.toolonce.executor.retention.RetentionPurger;
 import dev.toolonce.executor.review.ReviewService;
+import java.util.List;
+import org.springframework.kafka.core.KafkaAdmin;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import dev.toolonce.executor.execution.Dispatcher;
@@ -106,7 +111,7 @@ public class ExecutorConfiguration {
                           ExecutorProperties p, ExecutorStats stats) {
         return new Dispatcher(calls, gateway, completion, tx,
                 new Dispatcher.Settings(p.workers(), p.claimBatch(), p.lease(), p.heartbeat(), p.idlePoll()),
-                new CrashPoints(p.crashAt(), p.pauseBeforeSend()), stats);
+                new CrashPoints(p.crashAt(), p.pauseAt(), p.pauseFor()), stats);
     }
 
     @Bean
@@ -114,6 +119,22 @@ public class ExecutorConfiguration {
                           TransactionTemplate tx, ExecutorStats stats, ExecutorProperties p) {
         return new Reconciler(calls, finisher, gateway, retry, tx, stats, p.lease(), p.reconcileInterval(),
                 Duration.ofSeconds(1));
+    }
+
+    /** Refuses to start (the bean fails) when the ledger would forget calls Kafka can still redeliver. */
+    @Bean
+    RetentionGuard retentionGuard(KafkaAdmin admin, ExecutorProperties p) {
+        RetentionGuard guard = new RetentionGuard(admin.getConfigurationProperties(),
+                List.of(p.intentsTopic(), p.deadLetterTopic()), p.retention(), p.retryHorizon(),
+                p.allowInfiniteTopicRetention());
+        guard.check();
+        return guard;
+    }
+
+    @Bean
+    RetentionJobs retentionJobs(JdbcTemplate jdbc, RetentionGuard guard, ExecutorProperties p) {
+        return new RetentionJobs(new RetentionPurger(jdbc, p.schema(), p.retention(), Duration.ofDays(1), 1000),
+                guard, Duration.ofMinutes(1), Duration.ofMinutes(10));
     }
 
     @Bean

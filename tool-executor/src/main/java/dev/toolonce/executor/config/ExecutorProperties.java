@@ -21,13 +21,16 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param retryBase        first backoff of a retryable failure
  * @param retryCap         longest backoff
  * @param maxPayloadBytes  intents larger than this are dead-lettered with {@code PAYLOAD_TOO_LARGE}
- * @param acceptanceWindow intents requested longer ago are refused with {@code IDEMPOTENCY_KEY_EXPIRED}
  * @param idlePoll         how often the dispatcher looks for due work when nobody wakes it
  * @param heartbeat        how often running calls' leases are extended
  * @param leaseMargin      slack required on top of a tool's timeouts and two heartbeats within the lease
  * @param reconcileInterval how often the sweeper and reconciler run
  * @param crashAt          test-only crash point name (see CrashPoints); never set in production
- * @param pauseBeforeSend  test-only stall between claim and send; never set in production
+ * @param pauseAt          test-only pause point name (see CrashPoints); never set in production
+ * @param pauseFor         how long the first worker reaching {@code pauseAt} stalls
+ * @param retention        how long terminal calls and inbox rows are kept (DESIGN.md point 10)
+ * @param retentionMargin  intents older than {@code retention - margin} are refused as expired
+ * @param allowInfiniteTopicRetention accept consumed topics with retention.ms = -1 (an explicit override)
  * @param tools            the tools this executor may call, by name
  */
 @ConfigurationProperties("toolonce.executor")
@@ -45,13 +48,16 @@ public record ExecutorProperties(
         @DefaultValue("200ms") Duration retryBase,
         @DefaultValue("30s") Duration retryCap,
         @DefaultValue("262144") int maxPayloadBytes,
-        @DefaultValue("6d") Duration acceptanceWindow,
         @DefaultValue("200ms") Duration idlePoll,
         @DefaultValue("5s") Duration heartbeat,
         @DefaultValue("2s") Duration leaseMargin,
         @DefaultValue("500ms") Duration reconcileInterval,
         String crashAt,
-        @DefaultValue("0s") Duration pauseBeforeSend,
+        String pauseAt,
+        @DefaultValue("0s") Duration pauseFor,
+        @DefaultValue("8d") Duration retention,
+        @DefaultValue("1d") Duration retentionMargin,
+        @DefaultValue("false") boolean allowInfiniteTopicRetention,
         Map<String, ToolProperties> tools) {
 
     public ExecutorProperties {
@@ -60,6 +66,20 @@ public record ExecutorProperties(
             throw new IllegalArgumentException("toolonce.executor.workers and claim-batch must be >= 1");
         }
         checkLeases(tools, lease, heartbeat, leaseMargin);
+        if (retentionMargin.compareTo(retention) >= 0) {
+            throw new IllegalArgumentException("toolonce.executor.retention-margin " + retentionMargin
+                    + " must be shorter than toolonce.executor.retention " + retention);
+        }
+    }
+
+    /** Intents requested longer ago than this are refused with {@code IDEMPOTENCY_KEY_EXPIRED}. */
+    public Duration acceptanceWindow() {
+        return retention.minus(retentionMargin);
+    }
+
+    /** The longest a call can keep being retried: every attempt waiting the longest backoff. */
+    public Duration retryHorizon() {
+        return retryCap.multipliedBy(maxAttempts);
     }
 
     /**

@@ -145,13 +145,14 @@ public final class Dispatcher implements SmartLifecycle {
 
     private void runOne(ToolCall call) {
         try {
-            crashPoints.pauseBeforeSend();
+            crashPoints.reach(CrashPoints.BEFORE_SEND);
             // DESIGN.md point 5: re-check fence and lease just before sending; a swept call is not ours to send.
             if (!calls.stillHeld(call, CallState.STARTED)) {
                 stats.fencedBeforeSend();
                 log.warn("call {} at fence {} was fenced out before sending; not sent", call.id(), call.fence());
                 return;
             }
+            crashPoints.reach(CrashPoints.AFTER_CHECK);
             inFlight.put(call.id(), call); // heartbeats from here on: a stalled claimant's lease runs out
             ToolOutcome outcome = gateway.execute(call);
             crashPoints.reach(CrashPoints.AFTER_TOOL_BEFORE_RECORD);

@@ -88,6 +88,11 @@ public final class Intake {
         Optional<ToolCall> existing = calls.findForShare(scope);
         Decision decision = decider.decide(existing, hash, requestedAt, clock.instant());
         if (decision instanceof Decision.Plan) {
+            Optional<String> purged = calls.tombstone(scope);
+            if (purged.isPresent()) {
+                return reject(scope, hash.value(), to, Decider.KEY_EXPIRED, "scope " + scope
+                        + " outlived the retention window; its call ended " + purged.get() + " and was purged");
+            }
             ToolIntent i = a.intent();
             Optional<ToolCall> planned = calls.insertPlanned(new ToolCallStore.NewCall(scope, ProviderKey.of(scope),
                     hash, i.arguments().toString(), i.taskId(), i.stepId(), a.messageId()));
