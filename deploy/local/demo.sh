@@ -9,19 +9,25 @@ KEEP=0
 for arg in "$@"; do
   case "$arg" in
     --keep|--keep-stack) KEEP=1 ;;
-    -h|--help) echo "usage: ./toolonce demo [--keep]   (DEMO_OPERATIONS=240 DEMO_TIMEOUT_SECONDS=180)"; exit 0 ;;
+    -h|--help) echo "usage: ./toolonce demo [--keep]   (DEMO_OPERATIONS=250 DEMO_TIMEOUT_SECONDS=180)"; exit 0 ;;
     *) echo "unknown argument: $arg (try --help)" >&2; exit 2 ;;
   esac
 done
 
+# Build when a jar is missing or any source or pom is newer than it.
 jars=(sandbox-tools tool-executor inbox-consumer outbox-relay demo)
+stale=0
 for m in "${jars[@]}"; do
-  if [[ ! -f "$ROOT/$m/target/$m-$VERSION-exec.jar" ]]; then
-    echo "[demo] building (first run): mvn -q -B -DskipTests package"
-    (cd "$ROOT" && mvn -q -B -DskipTests package)
-    break
+  jar="$ROOT/$m/target/$m-$VERSION-exec.jar"
+  if [[ ! -f "$jar" ]] || [[ -n "$(find "$ROOT" -path "$ROOT/.local" -prune -o \( -path '*/src/*' -o -name pom.xml \) \
+        -type f -newer "$jar" -print -quit)" ]]; then
+    stale=1; break
   fi
 done
+if [[ $stale -eq 1 ]]; then
+  echo "[demo] building: mvn -q -B -DskipTests install"
+  (cd "$ROOT" && mvn -q -B -DskipTests install)
+fi
 
 started_here=1
 if "$STACK" status | grep -q ' running'; then

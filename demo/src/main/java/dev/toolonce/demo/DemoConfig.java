@@ -17,7 +17,7 @@ record DemoConfig(String kafkaBootstrap, String pgUrl, String sandboxUrl, String
                 env.getOrDefault("SANDBOX_URL", "http://127.0.0.1:18080"),
                 env.getOrDefault("RELAY_URL", "http://127.0.0.1:18082"),
                 env.getOrDefault("EXECUTOR_URL", "http://127.0.0.1:18081"),
-                Integer.parseInt(env.getOrDefault("DEMO_OPERATIONS", "240")),
+                Integer.parseInt(env.getOrDefault("DEMO_OPERATIONS", "250")),
                 Duration.ofSeconds(Long.parseLong(env.getOrDefault("DEMO_TIMEOUT_SECONDS", "180"))),
                 !"0".equals(env.getOrDefault("DEMO_FAULTS", "1")));
     }

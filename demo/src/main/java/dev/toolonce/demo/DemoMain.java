@@ -18,6 +18,8 @@ public final class DemoMain {
     }
 
     public static void main(String[] args) throws Exception {
+        // Not logback.xml: the system tests put this module on the services' classpath too.
+        System.setProperty("logback.configurationFile", "demo-logback.xml");
         DemoConfig config = DemoConfig.fromEnvironment(System.getenv());
         DemoReport report = run(config, UUID.randomUUID().toString().substring(0, 8));
         report.print(System.out);
