@@ -51,8 +51,8 @@ final class Workload {
         }
         malformed.add("{not json".getBytes(java.nio.charset.StandardCharsets.UTF_8));
         malformed.add(("{\"tenantId\":\"" + tenant + "\",\"tool\":\"payments\"}").getBytes(java.nio.charset.StandardCharsets.UTF_8));
-        malformed.add(("{\"tenantId\":\"bad/tenant\",\"tool\":\"counter\",\"operation\":\"apply\",\"idempotencyKey\":\"k\","
-                + "\"arguments\":{}}").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        malformed.add(("{\"tenantId\":\"" + tenant + "\",\"tool\":\"counter\",\"operation\":\"apply\",\"idempotencyKey\":\"k\","
+                + "\"arguments\":[1,2]}").getBytes(java.nio.charset.StandardCharsets.UTF_8));
         java.util.Collections.shuffle(intents.subList(0, intents.size()), random);
     }
 

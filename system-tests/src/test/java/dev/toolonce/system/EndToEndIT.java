@@ -137,6 +137,20 @@ class EndToEndIT {
         }
     }
 
+    @Test
+    void anInvalidScopeIsAnsweredInvalidArgumentsNamingTheField() throws Exception {
+        String id = java.util.UUID.randomUUID().toString();
+        byte[] value = ("{\"tenantId\":\"" + f.tenant + "\",\"tool\":\"count er\",\"operation\":\"apply\","
+                + "\"idempotencyKey\":\"k5\",\"arguments\":{}}").getBytes(StandardCharsets.UTF_8);
+        f.sendRecord(null, f.tenant + "/count er/apply/k5", value, id);
+
+        ToolResult r = results.awaitResult(id, WAIT).get(0);
+        assertThat(r.status()).isEqualTo(ResultStatus.REJECTED);
+        assertThat(r.error().code()).isEqualTo("INVALID_ARGUMENTS");
+        assertThat(r.error().message()).contains("/tool");
+        assertThat(r.tool()).isEqualTo("count er");
+    }
+
     private List<ConsumerRecord<byte[], byte[]>> mine(ResultWatcher dlq) {
         return dlq.records.stream()
                 .filter(r -> new String(r.key(), StandardCharsets.UTF_8).startsWith(f.tenant + "/bad-"))

@@ -1,6 +1,7 @@
 package dev.toolonce.executor.config;
 
 import dev.toolonce.core.decide.Decider;
+import dev.toolonce.core.retry.RetryBudget;
 import dev.toolonce.core.retry.RetryPolicy;
 import dev.toolonce.executor.execution.CallFinisher;
 import dev.toolonce.executor.execution.Completion;
@@ -96,14 +97,19 @@ public class ExecutorConfiguration {
     }
 
     @Bean
+    RetryBudget retryBudget(ExecutorProperties p, Clock clock) {
+        return new RetryBudget(p.retryBudgetPerMinute(), Duration.ofMinutes(1), clock);
+    }
+
+    @Bean
     CallFinisher callFinisher(ToolCallStore calls, PendingReplyStore pending, ResultEvents results) {
         return new CallFinisher(calls, pending, results);
     }
 
     @Bean
     Completion completion(ToolCallStore calls, CallFinisher finisher, ToolGateway gateway, RetryPolicy retry,
-                          TransactionTemplate tx, ExecutorStats stats) {
-        return new Completion(calls, finisher, gateway, retry, tx, stats);
+                          RetryBudget budget, TransactionTemplate tx, ExecutorStats stats) {
+        return new Completion(calls, finisher, gateway, retry, budget, tx, stats);
     }
 
     @Bean
@@ -116,8 +122,8 @@ public class ExecutorConfiguration {
 
     @Bean
     Reconciler reconciler(ToolCallStore calls, CallFinisher finisher, ToolGateway gateway, RetryPolicy retry,
-                          TransactionTemplate tx, ExecutorStats stats, ExecutorProperties p) {
-        return new Reconciler(calls, finisher, gateway, retry, tx, stats, p.lease(), p.reconcileInterval(),
+                          RetryBudget budget, TransactionTemplate tx, ExecutorStats stats, ExecutorProperties p) {
+        return new Reconciler(calls, finisher, gateway, retry, budget, tx, stats, p.lease(), p.reconcileInterval(),
                 Duration.ofSeconds(1));
     }
 

@@ -20,6 +20,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param maxAttempts      attempts before a confirmed-absent call becomes FAILED_FINAL
  * @param retryBase        first backoff of a retryable failure
  * @param retryCap         longest backoff
+ * @param retryBudgetPerMinute most retries of one tool started per minute; more wait for the next minute
  * @param maxPayloadBytes  intents larger than this are dead-lettered with {@code PAYLOAD_TOO_LARGE}
  * @param idlePoll         how often the dispatcher looks for due work when nobody wakes it
  * @param heartbeat        how often running calls' leases are extended
@@ -47,6 +48,7 @@ public record ExecutorProperties(
         @DefaultValue("5") int maxAttempts,
         @DefaultValue("200ms") Duration retryBase,
         @DefaultValue("30s") Duration retryCap,
+        @DefaultValue("600") int retryBudgetPerMinute,
         @DefaultValue("262144") int maxPayloadBytes,
         @DefaultValue("200ms") Duration idlePoll,
         @DefaultValue("5s") Duration heartbeat,

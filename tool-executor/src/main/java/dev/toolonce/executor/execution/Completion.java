@@ -3,6 +3,7 @@ package dev.toolonce.executor.execution;
 import dev.toolonce.core.call.CallState;
 import dev.toolonce.core.call.ToolCall;
 import dev.toolonce.core.outcome.ToolOutcome;
+import dev.toolonce.core.retry.RetryBudget;
 import dev.toolonce.core.retry.RetryPolicy;
 import dev.toolonce.executor.web.ExecutorStats;
 import dev.toolonce.jdbc.ToolCallStore;
@@ -31,11 +32,13 @@ public final class Completion {
     private final CallFinisher finisher;
     private final ToolGateway tools;
     private final RetryPolicy retry;
+    private final RetryBudget budget;
     private final TransactionTemplate tx;
     private final ExecutorStats stats;
 
     public Completion(ToolCallStore calls, CallFinisher finisher, ToolGateway tools, RetryPolicy retry,
-                      TransactionTemplate tx, ExecutorStats stats) {
+                      RetryBudget budget, TransactionTemplate tx, ExecutorStats stats) {
+        this.budget = budget;
         this.calls = calls;
         this.finisher = finisher;
         this.tools = tools;
@@ -96,7 +99,8 @@ public final class Completion {
                 return new Finish(CallState.FAILED_FINAL, null, null, "RETRYABLE", "RETRIES_EXHAUSTED",
                         "gave up after " + call.attempts() + " attempts; last: " + r.reason(), null, true);
             }
-            Duration wait = retry.delay(call.attempts(), r.retryAfter(), ThreadLocalRandom.current()::nextDouble);
+            Duration wait = budget.reserve(call.scope().tool(),
+                    retry.delay(call.attempts(), r.retryAfter(), ThreadLocalRandom.current()::nextDouble));
             return new Finish(CallState.FAILED_RETRYABLE, null, null, "RETRYABLE", null, r.reason(), wait, false);
         }
         ToolOutcome.Indeterminate i = (ToolOutcome.Indeterminate) outcome;

@@ -55,18 +55,20 @@ public final class Intake {
     /** Must run inside a transaction; idempotent per message id thanks to the inbox. */
     public Disposition record(ParsedIntent.Accepted a) {
         ToolIntent intent = a.intent();
-        CallScope scope = new CallScope(intent.tenantId(), intent.tool(), intent.operation(), intent.idempotencyKey());
         Addressee to = new Addressee(a.messageId(), intent.taskId(), intent.stepId());
-        switch (inbox.record(consumerGroup, a.messageId(), a.payloadHash(), a.record().topic(),
-                a.record().partition(), a.record().offset())) {
-            case DUPLICATE:
-                return Disposition.DUPLICATE_MESSAGE;
-            case REUSED:
-                return reject(scope, null, to, "MESSAGE_ID_REUSED",
-                        "message id " + a.messageId() + " was already used for a different payload");
-            case NEW:
-            default:
-                break;
+        InboxStore.Seen seen = inbox.record(consumerGroup, a.messageId(), a.payloadHash(), a.record().topic(),
+                a.record().partition(), a.record().offset());
+        if (seen == InboxStore.Seen.DUPLICATE) {
+            return Disposition.DUPLICATE_MESSAGE;
+        }
+        if (a.scopeProblem() != null) {
+            results.rejected(intent, to, "INVALID_ARGUMENTS", "invalid scope: " + a.scopeProblem());
+            return Disposition.REJECTED;
+        }
+        CallScope scope = new CallScope(intent.tenantId(), intent.tool(), intent.operation(), intent.idempotencyKey());
+        if (seen == InboxStore.Seen.REUSED) {
+            return reject(scope, null, to, "MESSAGE_ID_REUSED",
+                    "message id " + a.messageId() + " was already used for a different payload");
         }
         if (!tools.supports(scope.tool(), scope.operation())) {
             return reject(scope, null, to, "UNKNOWN_TOOL",

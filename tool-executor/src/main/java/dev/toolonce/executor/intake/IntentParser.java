@@ -41,13 +41,22 @@ public final class IntentParser {
             return new ParsedIntent.Refused(record, "MALFORMED_JSON", e.getMessage());
         }
         List<String> violations = validator.validateIntent(tree);
-        if (!violations.isEmpty()) {
+        if (!violations.isEmpty() && !onlyScopeViolations(tree, violations)) {
             return new ParsedIntent.Refused(record, "SCHEMA_INVALID", String.join("; ", violations));
         }
-        return withMessageId(record, tree);
+        return withMessageId(record, tree, violations.isEmpty() ? null : String.join("; ", violations));
     }
 
-    private ParsedIntent withMessageId(ConsumerRecord<byte[], byte[]> record, JsonNode tree) {
+    /** Every required field is there with its JSON type, and only the scope fields break their patterns. */
+    private static boolean onlyScopeViolations(JsonNode tree, List<String> violations) {
+        boolean shaped = tree.isObject() && tree.path("arguments").isObject()
+                && SCOPE_FIELDS.stream().allMatch(f -> tree.path(f).isString());
+        return shaped && violations.stream().allMatch(v -> SCOPE_FIELDS.stream().anyMatch(f -> v.startsWith("/" + f + ":")));
+    }
+
+    private static final List<String> SCOPE_FIELDS = List.of("tenantId", "tool", "operation", "idempotencyKey");
+
+    private ParsedIntent withMessageId(ConsumerRecord<byte[], byte[]> record, JsonNode tree, String scopeProblem) {
         String header = header(record, Contract.CE_ID);
         JsonNode body = tree.get("messageId");
         String bodyId = body == null || body.isNull() ? null : body.asString();
@@ -59,7 +68,7 @@ public final class IntentParser {
                 : bodyId != null ? bodyId
                 : record.topic() + "-" + record.partition() + "-" + record.offset();
         return new ParsedIntent.Accepted(record, id, PayloadHash.of(record.value()),
-                codec.intent(tree).withMessageId(id));
+                codec.intent(tree).withMessageId(id), scopeProblem);
     }
 
     static String header(ConsumerRecord<?, ?> record, String name) {

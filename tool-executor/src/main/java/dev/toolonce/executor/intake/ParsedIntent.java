@@ -6,9 +6,13 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 /** What the listener made of one record before touching the database. */
 sealed interface ParsedIntent {
 
-    /** Schema-valid; goes through intake in the batch transaction. */
-    record Accepted(ConsumerRecord<byte[], byte[]> record, String messageId, String payloadHash, ToolIntent intent)
-            implements ParsedIntent {
+    /**
+     * Readable; goes through intake in the batch transaction. {@code scopeProblem} is non-null when the only
+     * schema violations are in the scope fields (DESIGN.md point 1): such an intent is answered
+     * {@code REJECTED INVALID_ARGUMENTS} naming the field, not dead-lettered.
+     */
+    record Accepted(ConsumerRecord<byte[], byte[]> record, String messageId, String payloadHash, ToolIntent intent,
+                    String scopeProblem) implements ParsedIntent {
     }
 
     /** Never reaches the database: dead-lettered synchronously with {@code code}. */

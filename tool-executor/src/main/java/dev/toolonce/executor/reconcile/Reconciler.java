@@ -3,6 +3,7 @@ package dev.toolonce.executor.reconcile;
 import dev.toolonce.core.call.CallState;
 import dev.toolonce.core.call.ToolCall;
 import dev.toolonce.core.outcome.LookupOutcome;
+import dev.toolonce.core.retry.RetryBudget;
 import dev.toolonce.core.retry.RetryPolicy;
 import dev.toolonce.executor.execution.CallFinisher;
 import dev.toolonce.executor.execution.ToolGateway;
@@ -39,6 +40,7 @@ public final class Reconciler implements SmartLifecycle {
     private final CallFinisher finisher;
     private final ToolGateway tools;
     private final RetryPolicy retry;
+    private final RetryBudget budget;
     private final TransactionTemplate tx;
     private final ExecutorStats stats;
     private final Duration lease;
@@ -48,12 +50,13 @@ public final class Reconciler implements SmartLifecycle {
     private ScheduledExecutorService timer;
 
     public Reconciler(ToolCallStore calls, CallFinisher finisher, ToolGateway tools, RetryPolicy retry,
-                      TransactionTemplate tx, ExecutorStats stats, Duration lease, Duration interval,
+                      RetryBudget budget, TransactionTemplate tx, ExecutorStats stats, Duration lease, Duration interval,
                       Duration sweepSettle) {
         this.calls = calls;
         this.finisher = finisher;
         this.tools = tools;
         this.retry = retry;
+        this.budget = budget;
         this.tx = tx;
         this.stats = stats;
         this.lease = lease;
@@ -100,7 +103,7 @@ public final class Reconciler implements SmartLifecycle {
                         null, true);
             }
             return new Finish(CallState.FAILED_RETRYABLE, null, null, "CONFIRMED_ABSENT", null,
-                    "confirmed absent after an unknown outcome", Duration.ZERO, false);
+                    "confirmed absent after an unknown outcome", budget.reserve(call.scope().tool(), Duration.ZERO), false);
         }
         LookupOutcome.CannotTell c = (LookupOutcome.CannotTell) found;
         return new Finish(CallState.NEEDS_REVIEW, null, null, "UNKNOWN_OUTCOME", "OUTCOME_UNKNOWN", c.reason(),

@@ -7,6 +7,7 @@ import dev.toolonce.jdbc.OutboxStore;
 import dev.toolonce.schemas.Contract;
 import dev.toolonce.schemas.EventCodec;
 import dev.toolonce.schemas.ResultStatus;
+import dev.toolonce.schemas.ToolIntent;
 import dev.toolonce.schemas.ToolResult;
 import java.time.Clock;
 import java.util.UUID;
@@ -52,15 +53,30 @@ public final class ResultEvents {
                 new ToolResult.ResultError(code, message), 0, false);
     }
 
+    /**
+     * Refuses an intent whose scope itself is invalid (no {@link CallScope} can be built): the answer echoes
+     * the fields as sent so the agent can match it.
+     */
+    public void rejected(ToolIntent intent, Addressee to, String code, String message) {
+        write(intent.tenantId(), intent.tool(), intent.operation(), intent.idempotencyKey(), intent.recordKey(), null,
+                to, 0, ResultStatus.REJECTED, null, null, new ToolResult.ResultError(code, message), 0, false);
+    }
+
     private void write(CallScope scope, String requestHash, Addressee to, long version, ResultStatus status,
                        String externalId, JsonNode result, ToolResult.ResultError error, int attempts,
                        boolean replayed) {
+        write(scope.tenantId(), scope.tool(), scope.operation(), scope.idempotencyKey(), scope.recordKey(), requestHash,
+                to, version, status, externalId, result, error, attempts, replayed);
+    }
+
+    private void write(String tenant, String tool, String operation, String key, String recordKey, String requestHash,
+                       Addressee to, long version, ResultStatus status, String externalId, JsonNode result,
+                       ToolResult.ResultError error, int attempts, boolean replayed) {
         UUID id = UUID.randomUUID();
-        ToolResult r = new ToolResult(id.toString(), to.intentMessageId(), scope.tenantId(), scope.tool(),
-                scope.operation(), scope.idempotencyKey(), requestHash, to.taskId(), to.stepId(), version, status,
-                externalId, result, error, attempts, replayed, clock.instant().toString());
-        outbox.append(new OutboxEvent(id, topic, scope.recordKey(), Contract.RESULT_TYPE, source,
-                scope.recordKey(), codec.write(r), null));
+        ToolResult r = new ToolResult(id.toString(), to.intentMessageId(), tenant, tool, operation, key, requestHash,
+                to.taskId(), to.stepId(), version, status, externalId, result, error, attempts, replayed,
+                clock.instant().toString());
+        outbox.append(new OutboxEvent(id, topic, recordKey, Contract.RESULT_TYPE, source, recordKey, codec.write(r), null));
     }
 
     private static ResultStatus statusOf(ToolCall call) {

@@ -40,8 +40,17 @@ class IntentParserTest {
                 + "\"idempotencyKey\":\"k\"}", null);
         assertThat(r.code()).isEqualTo("SCHEMA_INVALID");
         assertThat(r.message()).contains("arguments");
-        ParsedIntent.Refused pattern = refused(VALID.formatted("").replace("\"acme\"", "\"ac/me\""), null);
-        assertThat(pattern.message()).contains("tenantId");
+    }
+
+    @Test
+    void anIntentWhoseOnlyFaultIsItsScopeIsAcceptedToBeAnsweredInvalidArguments() {
+        ParsedIntent.Accepted a = (ParsedIntent.Accepted) parser.parse(
+                record(VALID.formatted("").replace("\"acme\"", "\"ac/me\""), null));
+        assertThat(a.scopeProblem()).contains("tenantId");
+        ParsedIntent.Accepted fine = (ParsedIntent.Accepted) parser.parse(record(VALID.formatted(""), null));
+        assertThat(fine.scopeProblem()).isNull();
+        assertThat(refused(VALID.formatted("").replace("{\"amount\":1000,\"currency\":\"EUR\"}", "[1]"), null).code())
+                .isEqualTo("SCHEMA_INVALID");
     }
 
     @Test
