@@ -15,7 +15,8 @@ import org.springframework.kafka.core.KafkaAdmin;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import dev.toolonce.executor.execution.Dispatcher;
-import dev.toolonce.executor.execution.HttpToolGateway;
+import dev.toolonce.executor.adapter.AdapterRegistry;
+import dev.toolonce.executor.adapter.HttpAdapterFactory;
 import dev.toolonce.executor.execution.ToolGateway;
 import dev.toolonce.messaging.DeadLetters;
 import dev.toolonce.executor.intake.Intake;
@@ -85,9 +86,13 @@ public class ExecutorConfiguration {
         return new ResultEvents(new OutboxStore(jdbc, p.schema()), codec, p.resultsTopic(), p.source(), clock);
     }
 
+    /**
+     * One generic HTTP adapter per configured tool; a configuration that cannot work stops the start-up
+     * with a message naming the tool and the field.
+     */
     @Bean
     ToolGateway toolGateway(ExecutorProperties p, EventCodec codec) {
-        return new HttpToolGateway(p.tools(), codec.mapper());
+        return new AdapterRegistry(new HttpAdapterFactory(p.lease(), System::getenv, codec.mapper()).buildAll(p.tools()));
     }
 
     @Bean
