@@ -15,6 +15,7 @@ import org.springframework.kafka.core.KafkaAdmin;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import dev.toolonce.executor.execution.Dispatcher;
+import dev.toolonce.executor.pause.ToolPauses;
 import dev.toolonce.executor.adapter.AdapterRegistry;
 import dev.toolonce.executor.adapter.HttpAdapterFactory;
 import dev.toolonce.executor.execution.ToolGateway;
@@ -106,9 +107,14 @@ public class ExecutorConfiguration {
     }
 
     @Bean
+    ToolPauses toolPauses(JdbcTemplate jdbc, ExecutorProperties p) {
+        return new ToolPauses(jdbc, p.schema());
+    }
+
+    @Bean
     Completion completion(ToolCallStore calls, CallFinisher finisher, ToolGateway gateway, RetryPolicy retry,
-                          TransactionTemplate tx, ExecutorStats stats) {
-        return new Completion(calls, finisher, gateway, retry, tx, stats);
+                          TransactionTemplate tx, ExecutorStats stats, ToolPauses pauses) {
+        return new Completion(calls, finisher, gateway, retry, tx, stats, pauses);
     }
 
     @Bean
