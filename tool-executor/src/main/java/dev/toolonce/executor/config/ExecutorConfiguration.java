@@ -47,6 +47,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 /** Wires the executor from plain classes; only this class and the web layer know Spring. */
 @Configuration(proxyBeanMethods = false)
 public class ExecutorConfiguration {
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(ExecutorConfiguration.class);
 
     /**
      * A failing intake batch (database down) is retried for ever, one second apart: skipping it would
@@ -93,7 +94,9 @@ public class ExecutorConfiguration {
      */
     @Bean
     ToolGateway toolGateway(ExecutorProperties p, EventCodec codec) {
-        return new AdapterRegistry(new HttpAdapterFactory(p.lease(), System::getenv, codec.mapper()).buildAll(p.tools()));
+        var adapters = new HttpAdapterFactory(p.lease(), System::getenv, codec.mapper()).buildAll(p.tools());
+        adapters.values().forEach(a -> log.info("tool ready: {} {}", a, a.descriptor().capabilities()));
+        return new AdapterRegistry(adapters);
     }
 
     @Bean
