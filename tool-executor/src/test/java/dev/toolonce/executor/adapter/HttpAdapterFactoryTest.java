@@ -126,4 +126,23 @@ class HttpAdapterFactoryTest {
         assertThat(adapters.get("email").descriptor().retrySafe()).isFalse();
         assertThat(adapters.get("counter").descriptor().capabilities()).isEmpty();
     }
+
+    @Test
+    void theReadmesWorkedExampleBuilds() throws Exception {
+        String readme = java.nio.file.Files.readString(java.nio.file.Path.of("..", "README.md"));
+        String section = readme.substring(readme.indexOf("## Adding a tool in YAML"));
+        String yaml = section.substring(section.indexOf("```yaml") + 7, section.indexOf("```", section.indexOf("```yaml") + 7));
+        var sources = new YamlPropertySourceLoader().load("readme",
+                new org.springframework.core.io.ByteArrayResource(yaml.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        var mutable = new org.springframework.core.env.MutablePropertySources();
+        sources.forEach(mutable::addLast);
+        ExecutorProperties p = new Binder(ConfigurationPropertySources.from(mutable))
+                .bind("toolonce.executor", ExecutorProperties.class).get();
+        HttpToolAdapter payments = new HttpAdapterFactory(p.lease(), env -> "PAYMENTS_API_KEY".equals(env) ? "s3cret" : null,
+                new ObjectMapper()).build("payments", p.tools().get("payments"));
+        assertThat(payments.descriptor().capabilities()).containsExactlyInAnyOrder(Capability.NATIVE_IDEMPOTENCY,
+                Capability.LOOKUP_BY_KEY, Capability.COMPENSATION);
+        assertThat(payments.descriptor().idempotencyWindow()).isEqualTo(Duration.ofHours(24));
+        assertThat(payments.toString()).contains("Authorization: ****").doesNotContain("s3cret");
+    }
 }
