@@ -52,6 +52,7 @@ public final class ToolCallStore {
              WHERE c.id IN (SELECT id FROM %1$s.tool_call
                              WHERE state IN ('PLANNED', 'FAILED_RETRYABLE')
                                AND (next_attempt_at IS NULL OR next_attempt_at <= clock_timestamp())
+                               AND tool NOT IN (SELECT tool FROM %1$s.paused_tool)
                              ORDER BY id
                              LIMIT ?
                              FOR UPDATE SKIP LOCKED)

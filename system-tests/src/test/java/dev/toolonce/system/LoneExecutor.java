@@ -34,10 +34,17 @@ final class LoneExecutor implements AutoCloseable {
     private final int port;
     final String group = "lone-" + UUID.randomUUID();
     private final EventCodec codec = new EventCodec();
+    private final Map<String, String> extraEnv;
     ServiceProcess process;
 
     LoneExecutor(SystemStack stack, String... extraArgs) {
+        this(stack, Map.of(), extraArgs);
+    }
+
+    /** @param extraEnv environment variables added to the process's (e.g. a tool's credential) */
+    LoneExecutor(SystemStack stack, Map<String, String> extraEnv, String... extraArgs) {
         this.stack = stack;
+        this.extraEnv = Map.copyOf(extraEnv);
         this.jdbcUrl = stack.infra.freshDatabase("lone");
         this.topic = stack.infra.freshTopic("lone-intents", 3);
         this.port = ServiceProcess.freePort();
@@ -63,9 +70,10 @@ final class LoneExecutor implements AutoCloseable {
             args.removeIf(a -> a.startsWith(key));
             args.add(extra);
         }
-        process = ServiceProcess.start("lone-executor", "dev.toolonce.executor.ExecutorApplication",
-                Map.of("TOOLONCE_PG_URL", jdbcUrl, "KAFKA_BOOTSTRAP", stack.infra.kafkaBootstrap(),
-                        "SANDBOX_URL", stack.sandboxUrl), args);
+        Map<String, String> env = new HashMap<>(extraEnv);
+        env.putAll(Map.of("TOOLONCE_PG_URL", jdbcUrl, "KAFKA_BOOTSTRAP", stack.infra.kafkaBootstrap(),
+                "SANDBOX_URL", stack.sandboxUrl));
+        process = ServiceProcess.start("lone-executor", "dev.toolonce.executor.ExecutorApplication", env, args);
         try {
             process.awaitHttpOk(url + "/ready", Duration.ofSeconds(120));
         } catch (RuntimeException | AssertionError e) {

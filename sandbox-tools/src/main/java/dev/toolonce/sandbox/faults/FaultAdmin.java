@@ -22,7 +22,7 @@ public final class FaultAdmin {
         FaultConfig config = FaultConfig.fromJson(Json.readObject(request.body()));
         faults.configure(config);
         ObjectNode body = Json.object().put("tool", tool);
-        body.set("config", config.toJson(faults.failNextLeft()));
+        body.set("config", config.toJson(faults.failNextLeft(), faults.failStatusLeft()));
         return Response.json(200, body);
     }
 
@@ -32,7 +32,7 @@ public final class FaultAdmin {
         ObjectNode config = body.putObject("config");
         ObjectNode injected = body.putObject("injected");
         registry.all().forEach((tool, faults) -> {
-            config.set(tool, faults.config().toJson(faults.failNextLeft()));
+            config.set(tool, faults.config().toJson(faults.failNextLeft(), faults.failStatusLeft()));
             ObjectNode counts = injected.putObject(tool);
             for (FaultKind kind : FaultKind.values()) {
                 counts.put(kind.jsonName(), faults.injected(kind));

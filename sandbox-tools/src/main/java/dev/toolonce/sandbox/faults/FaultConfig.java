@@ -16,15 +16,30 @@ import tools.jackson.databind.node.ObjectNode;
  * @param dropResponseAfterApply probability of closing the connection after applying
  * @param stallMs                sleep after applying, before responding
  * @param failNext               how many of the next applied requests lose their response
+ * @param failStatus             status the next {@code failStatusNext} requests are answered with, without
+ *                               applying ({@code Retry-After: 1} with 429 and 503); 0 for none
+ * @param failStatusNext         how many requests get {@code failStatus}
  */
 public record FaultConfig(long latencyMs, double rate5xx, double rate429, double dropResponseAfterApply,
-                          long stallMs, int failNext) {
+                          long stallMs, int failNext, int failStatus, int failStatusNext) {
 
     /** No faults. */
     public static final FaultConfig NONE = new FaultConfig(0, 0, 0, 0, 0, 0);
 
-    private static final List<String> FIELDS =
-            List.of("latencyMs", "rate5xx", "rate429", "dropResponseAfterApply", "stallMs", "failNext");
+    private static final List<String> FIELDS = List.of("latencyMs", "rate5xx", "rate429", "dropResponseAfterApply",
+            "stallMs", "failNext", "failStatus", "failStatusNext");
+
+    public FaultConfig {
+        if (failStatusNext > 0 && (failStatus < 400 || failStatus > 599)) {
+            throw HttpProblem.badRequest("failStatus must be a 4xx or 5xx status when failStatusNext > 0");
+        }
+    }
+
+    /** Without a deterministic status fault. */
+    public FaultConfig(long latencyMs, double rate5xx, double rate429, double dropResponseAfterApply, long stallMs,
+                       int failNext) {
+        this(latencyMs, rate5xx, rate429, dropResponseAfterApply, stallMs, failNext, 0, 0);
+    }
 
     /**
      * Reads a {@code PUT /_faults/{tool}} body; missing fields are 0.
@@ -38,18 +53,21 @@ public record FaultConfig(long latencyMs, double rate5xx, double rate429, double
             }
         }
         return new FaultConfig(millis(body, "latencyMs"), rate(body, "rate5xx"), rate(body, "rate429"),
-                rate(body, "dropResponseAfterApply"), millis(body, "stallMs"), count(body, "failNext"));
+                rate(body, "dropResponseAfterApply"), millis(body, "stallMs"), count(body, "failNext"),
+                count(body, "failStatus"), count(body, "failStatusNext"));
     }
 
-    /** @return this configuration as JSON, with {@code failNext} as given (what is left of it) */
-    public ObjectNode toJson(int failNextLeft) {
+    /** @return this configuration as JSON, with the counts of {@code failNext}/{@code failStatusNext} left */
+    public ObjectNode toJson(int failNextLeft, int failStatusLeft) {
         return Json.object()
                 .put("latencyMs", latencyMs)
                 .put("rate5xx", rate5xx)
                 .put("rate429", rate429)
                 .put("dropResponseAfterApply", dropResponseAfterApply)
                 .put("stallMs", stallMs)
-                .put("failNext", failNextLeft);
+                .put("failNext", failNextLeft)
+                .put("failStatus", failStatus)
+                .put("failStatusNext", failStatusLeft);
     }
 
     private static double rate(ObjectNode body, String field) {

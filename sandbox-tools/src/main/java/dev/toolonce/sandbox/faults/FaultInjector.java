@@ -4,7 +4,8 @@ import dev.toolonce.sandbox.http.Endpoint;
 import dev.toolonce.sandbox.http.Response;
 
 /**
- * Wraps a tool endpoint with the tool's faults: latency, then 429 or 503 without applying, then
+ * Wraps a tool endpoint with the tool's faults: latency, then the deterministic {@code failStatus}, then
+ * 429 or 503 without applying, then
  * the endpoint (its ledger transaction commits), then drop the response or stall.
  */
 public final class FaultInjector {
@@ -33,6 +34,11 @@ public final class FaultInjector {
     }
 
     private Response refusal(ToolFaults faults, FaultConfig config) {
+        if (faults.takeFailStatus()) {
+            faults.count(FaultKind.STATUS);
+            Response r = Response.error(config.failStatus(), "injected_status", "injected fault");
+            return config.failStatus() == 429 || config.failStatus() == 503 ? r.withHeader("Retry-After", "1") : r;
+        }
         switch (dice.beforeApply(config)) {
             case TOO_MANY_REQUESTS -> {
                 faults.count(FaultKind.HTTP_429);

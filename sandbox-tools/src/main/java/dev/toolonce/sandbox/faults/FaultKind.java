@@ -7,6 +7,8 @@ public enum FaultKind {
     HTTP_429("http429"),
     DROP_RESPONSE("dropResponse"),
     STALL("stall"),
+    /** A status answered by {@code failStatus}/{@code failStatusNext}, without applying. */
+    STATUS("status"),
     /** A drop caused by {@code failNext}; such a drop also counts as {@link #DROP_RESPONSE}. */
     FAIL_NEXT("failNext");
 

@@ -10,6 +10,7 @@ final class ToolFaults {
 
     private volatile FaultConfig config = FaultConfig.NONE;
     private final AtomicInteger failNextLeft = new AtomicInteger();
+    private final AtomicInteger failStatusLeft = new AtomicInteger();
     private final Map<FaultKind, AtomicLong> injected = new EnumMap<>(FaultKind.class);
 
     ToolFaults() {
@@ -25,6 +26,7 @@ final class ToolFaults {
     void configure(FaultConfig newConfig) {
         config = newConfig;
         failNextLeft.set(newConfig.failNext());
+        failStatusLeft.set(newConfig.failStatusNext());
     }
 
     void clear() {
@@ -35,6 +37,15 @@ final class ToolFaults {
     /** Atomically takes one unit of {@code failNext}; false when none is left. */
     boolean takeFailNext() {
         return failNextLeft.getAndUpdate(left -> left > 0 ? left - 1 : 0) > 0;
+    }
+
+    /** Atomically takes one unit of {@code failStatusNext}; false when none is left. */
+    boolean takeFailStatus() {
+        return failStatusLeft.getAndUpdate(left -> left > 0 ? left - 1 : 0) > 0;
+    }
+
+    int failStatusLeft() {
+        return failStatusLeft.get();
     }
 
     int failNextLeft() {

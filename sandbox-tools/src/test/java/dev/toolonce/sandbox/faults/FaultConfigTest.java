@@ -21,6 +21,7 @@ class FaultConfigTest {
         assertThat(parse("{\"latencyMs\":5,\"rate5xx\":0.1,\"rate429\":0.2,\"dropResponseAfterApply\":0.3,"
                 + "\"stallMs\":7,\"failNext\":1}"))
                 .isEqualTo(new FaultConfig(5, 0.1, 0.2, 0.3, 7, 1));
+        assertThat(parse("{\"failStatus\":409,\"failStatusNext\":1}")).isEqualTo(new FaultConfig(0, 0, 0, 0, 0, 0, 409, 1));
     }
 
     @Test
@@ -28,6 +29,8 @@ class FaultConfigTest {
         assertThatThrownBy(() -> parse("{\"rate5xx\":1.5}")).isInstanceOf(HttpProblem.class).hasMessageContaining("rate5xx");
         assertThatThrownBy(() -> parse("{\"failNext\":-1}")).isInstanceOf(HttpProblem.class).hasMessageContaining("failNext");
         assertThatThrownBy(() -> parse("{\"stallMs\":\"x\"}")).isInstanceOf(HttpProblem.class).hasMessageContaining("stallMs");
+        assertThatThrownBy(() -> parse("{\"failStatus\":200,\"failStatusNext\":1}")).isInstanceOf(HttpProblem.class)
+                .hasMessageContaining("failStatus");
         assertThatThrownBy(() -> parse("{\"latency\":1}")).isInstanceOf(HttpProblem.class).hasMessageContaining("latency");
     }
 

@@ -60,6 +60,24 @@ class FaultInjectorTest {
     }
 
     @Test
+    void failStatusAnswersTheNextRequestsWithoutApplying() {
+        registry.require("counter").configure(new FaultConfig(0, 0, 0, 0, 0, 0, 503, 2));
+        Response first = faulted.handle(request());
+        assertThat(first.status()).isEqualTo(503);
+        assertThat(first.headers()).containsEntry("Retry-After", "1");
+        assertThat(faulted.handle(request()).status()).isEqualTo(503);
+        assertThat(faulted.handle(request()).status()).isEqualTo(200);
+        assertThat(applied).hasValue(1);
+        assertThat(registry.require("counter").injected(FaultKind.STATUS)).isEqualTo(2);
+
+        registry.require("counter").configure(new FaultConfig(0, 0, 0, 0, 0, 0, 401, 1));
+        Response unauthorized = faulted.handle(request());
+        assertThat(unauthorized.status()).isEqualTo(401);
+        assertThat(unauthorized.headers()).doesNotContainKey("Retry-After");
+        assertThat(applied).hasValue(1);
+    }
+
+    @Test
     void responsesThatNeverReachedTheLedgerAreNotDropped() {
         registry.require("counter").configure(new FaultConfig(0, 0, 0, 0, 0, 1));
         Endpoint refusing = new FaultInjector(registry, new FaultDice(5L))

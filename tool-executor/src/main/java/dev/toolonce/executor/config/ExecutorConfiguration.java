@@ -16,7 +16,9 @@ import org.springframework.kafka.core.KafkaAdmin;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import dev.toolonce.executor.execution.Dispatcher;
-import dev.toolonce.executor.execution.HttpToolGateway;
+import dev.toolonce.executor.pause.ToolPauses;
+import dev.toolonce.executor.adapter.AdapterRegistry;
+import dev.toolonce.executor.adapter.HttpAdapterFactory;
 import dev.toolonce.executor.execution.ToolGateway;
 import dev.toolonce.messaging.DeadLetters;
 import dev.toolonce.executor.intake.Intake;
@@ -46,6 +48,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 /** Wires the executor from plain classes; only this class and the web layer know Spring. */
 @Configuration(proxyBeanMethods = false)
 public class ExecutorConfiguration {
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(ExecutorConfiguration.class);
 
     /**
      * A failing intake batch (database down) is retried for ever, one second apart: skipping it would
@@ -86,9 +89,15 @@ public class ExecutorConfiguration {
         return new ResultEvents(new OutboxStore(jdbc, p.schema()), codec, p.resultsTopic(), p.source(), clock);
     }
 
+    /**
+     * One generic HTTP adapter per configured tool; a configuration that cannot work stops the start-up
+     * with a message naming the tool and the field.
+     */
     @Bean
     ToolGateway toolGateway(ExecutorProperties p, EventCodec codec) {
-        return new HttpToolGateway(p.tools(), codec.mapper());
+        var adapters = new HttpAdapterFactory(p.lease(), System::getenv, codec.mapper()).buildAll(p.tools());
+        adapters.values().forEach(a -> log.info("tool ready: {} {}", a, a.descriptor().capabilities()));
+        return new AdapterRegistry(adapters);
     }
 
     @Bean
@@ -107,9 +116,14 @@ public class ExecutorConfiguration {
     }
 
     @Bean
+    ToolPauses toolPauses(JdbcTemplate jdbc, ExecutorProperties p) {
+        return new ToolPauses(jdbc, p.schema());
+    }
+
+    @Bean
     Completion completion(ToolCallStore calls, CallFinisher finisher, ToolGateway gateway, RetryPolicy retry,
-                          RetryBudget budget, TransactionTemplate tx, ExecutorStats stats) {
-        return new Completion(calls, finisher, gateway, retry, budget, tx, stats);
+                          RetryBudget budget, TransactionTemplate tx, ExecutorStats stats, ToolPauses pauses) {
+        return new Completion(calls, finisher, gateway, retry, budget, tx, stats, pauses);
     }
 
     @Bean

@@ -92,11 +92,12 @@ public record ExecutorProperties(
      */
     static void checkLeases(Map<String, ToolProperties> tools, Duration lease, Duration heartbeat, Duration margin) {
         tools.forEach((name, tool) -> {
-            Duration needed = tool.totalTimeout().plus(heartbeat.multipliedBy(2)).plus(margin);
+            Duration needed = tool.effectiveTotalTimeout().plus(heartbeat.multipliedBy(2)).plus(margin);
             if (needed.compareTo(lease) >= 0) {
-                throw new IllegalArgumentException("tool '" + name + "': connect-timeout " + tool.connectTimeout()
-                        + " + read-timeout " + tool.readTimeout() + " + 2 x heartbeat " + heartbeat + " + margin "
-                        + margin + " = " + needed + " is not below toolonce.executor.lease " + lease
+                throw new IllegalArgumentException("tool '" + name + "': total-timeout " + tool.effectiveTotalTimeout()
+                        + " (connect-timeout " + tool.connectTimeout() + " + read-timeout " + tool.readTimeout()
+                        + " unless set) + 2 x heartbeat " + heartbeat + " + margin " + margin + " = " + needed
+                        + " is not below toolonce.executor.lease " + lease
                         + "; raise the lease or lower the tool's timeouts");
             }
         });

@@ -1,78 +1,122 @@
 package dev.toolonce.executor.config;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
- * {@code toolonce.executor.tools.<name>}: how to reach one tool over HTTP.
+ * {@code toolonce.executor.tools.<name>}: one tool reached over HTTP by the generic adapter, described
+ * entirely in configuration. Everything here is checked at start-up by
+ * {@code dev.toolonce.executor.adapter.HttpAdapterFactory}, which refuses to start naming the tool and
+ * the field.
  *
- * @param baseUrl           scheme, host and port, e.g. {@code http://127.0.0.1:18080}
+ * @param baseUrl           scheme, host and port, e.g. {@code https://api.example.com}; required
+ * @param capabilities      names of {@link dev.toolonce.core.adapter.Capability} values; empty for none
+ * @param idempotencyWindow how long the provider remembers an idempotency key; required with NATIVE_IDEMPOTENCY
  * @param idempotencyHeader header that carries the provider key; null or empty for none
- * @param nativeIdempotency the provider deduplicates by that header, so a 5xx may be retried
  * @param sandboxHeaders    send {@code X-ToolOnce-Scope}/{@code X-ToolOnce-Fence} (sandbox only, never real providers)
  * @param connectTimeout    TCP connect timeout
- * @param readTimeout       time allowed for the whole response
+ * @param readTimeout       time allowed for the response once sent
+ * @param totalTimeout      the longest one attempt may take; null for connect + read
  * @param settleDelay       wait after an unknown outcome before asking the tool what happened
- * @param operations        per operation: the request to send
+ * @param keyReusedMarker   text in an error body by which the provider says "key reused with other
+ *                          parameters" (→ NEEDS_REVIEW); null when the provider has none
+ * @param credentials       where the secret comes from; null for none
+ * @param statuses          per-status overrides of the safe defaults: {@code applied, rejected, retryable,
+ *                          indeterminate, review, pause}
+ * @param operations        per operation: the request to send; at least one
  */
 public record ToolProperties(
         String baseUrl,
+        List<String> capabilities,
+        Duration idempotencyWindow,
         String idempotencyHeader,
-        @DefaultValue("false") boolean nativeIdempotency,
         @DefaultValue("false") boolean sandboxHeaders,
         @DefaultValue("2s") Duration connectTimeout,
         @DefaultValue("10s") Duration readTimeout,
+        Duration totalTimeout,
         @DefaultValue("1s") Duration settleDelay,
+        String keyReusedMarker,
+        CredentialProperties credentials,
+        Map<Integer, String> statuses,
         Map<String, OperationProperties> operations) {
 
     public ToolProperties {
+        capabilities = capabilities == null ? List.of() : List.copyOf(capabilities);
+        statuses = statuses == null ? Map.of() : Map.copyOf(statuses);
         operations = operations == null ? Map.of() : Map.copyOf(operations);
     }
 
     /**
-     * One operation of a tool.
+     * One operation of a tool. Templates may use {@code {providerKey}} and {@code {arg./json/pointer}}
+     * (a value of the intent's arguments); values put into the path are URL-encoded.
      *
      * @param method            HTTP method (POST by default)
-     * @param path              path appended to the base URL
-     * @param referenceField    body field set to the provider key (a unique external reference); nullable
+     * @param path              path template appended to the base URL; required
+     * @param body              JSON template of the body; null sends the arguments exactly as received. A
+     *                          string that is exactly one placeholder takes the argument's JSON type.
+     * @param referenceField    with no body template: the arguments as received plus this member set to the
+     *                          provider key (the unique external reference); nullable
      * @param externalIdPointer JSON pointer to the created object's id in the response (default {@code /id})
      * @param lookup            how to ask whether an attempt took effect; null when the tool offers no way
+     * @param compensation      how to undo a committed effect; may also use {@code {externalId}}; nullable
      */
     public record OperationProperties(
             @DefaultValue("POST") String method,
             String path,
+            String body,
             String referenceField,
             @DefaultValue("/id") String externalIdPointer,
-            LookupProperties lookup) {
+            LookupProperties lookup,
+            CompensationProperties compensation) {
     }
 
     /**
-     * A lookup request by provider key or reference. {@code {providerKey}} in the path is replaced by the
-     * call's provider key (URL-safe by construction).
+     * A lookup request by provider key or reference; both statuses must be configured.
      *
      * @param method            HTTP method (GET by default)
-     * @param path              path and query, e.g. {@code /payments/charges?idempotency_key={providerKey}}
-     * @param foundStatus       status that means "exists" (200)
-     * @param absentStatus      status that means "confirmed absent" (404)
+     * @param path              path template, e.g. {@code /payments/charges?idempotency_key={providerKey}}
+     * @param foundStatus       status that means "exists"
+     * @param absentStatus      status that means "confirmed absent"
      * @param externalIdPointer JSON pointer to the found object's id
      */
     public record LookupProperties(
             @DefaultValue("GET") String method,
             String path,
-            @DefaultValue("200") int foundStatus,
-            @DefaultValue("404") int absentStatus,
+            Integer foundStatus,
+            Integer absentStatus,
             @DefaultValue("/id") String externalIdPointer) {
     }
 
-    /** True when a retry after a confirmed-absent lookup cannot create a second effect. */
-    public boolean retrySafe(String operation) {
-        OperationProperties op = operations.get(operation);
-        return nativeIdempotency || (op != null && op.referenceField() != null && !op.referenceField().isBlank());
+    /**
+     * The request that undoes an operation's effect, sent with the derived compensation key.
+     *
+     * @param method            HTTP method (POST by default)
+     * @param path              path template; {@code {externalId}} is the original call's external object id
+     * @param body              JSON template; null sends no body
+     * @param externalIdPointer JSON pointer to the compensation's own id in the response
+     */
+    public record CompensationProperties(
+            @DefaultValue("POST") String method,
+            String path,
+            String body,
+            @DefaultValue("/id") String externalIdPointer) {
     }
 
-    /** The longest one attempt can take: connect plus read. */
-    public Duration totalTimeout() {
-        return connectTimeout.plus(readTimeout);
+    /**
+     * A secret read from the environment at start-up and sent as one header. The value is never logged,
+     * stored or put into a message.
+     *
+     * @param header header name, e.g. {@code Authorization}
+     * @param env    name of the environment variable holding the secret
+     * @param prefix text before the secret, e.g. {@code "Bearer "}
+     */
+    public record CredentialProperties(String header, String env, @DefaultValue("") String prefix) {
+    }
+
+    /** The longest one attempt can take: {@code total-timeout}, or connect plus read when unset. */
+    public Duration effectiveTotalTimeout() {
+        return totalTimeout != null ? totalTimeout : connectTimeout.plus(readTimeout);
     }
 }

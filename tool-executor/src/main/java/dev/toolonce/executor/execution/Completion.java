@@ -5,6 +5,7 @@ import dev.toolonce.core.call.ToolCall;
 import dev.toolonce.core.outcome.ToolOutcome;
 import dev.toolonce.core.retry.RetryBudget;
 import dev.toolonce.core.retry.RetryPolicy;
+import dev.toolonce.executor.pause.ToolPauses;
 import dev.toolonce.executor.web.ExecutorStats;
 import dev.toolonce.jdbc.ToolCallStore;
 import dev.toolonce.jdbc.ToolCallStore.Finish;
@@ -35,10 +36,12 @@ public final class Completion {
     private final RetryBudget budget;
     private final TransactionTemplate tx;
     private final ExecutorStats stats;
+    private final ToolPauses pauses;
 
     public Completion(ToolCallStore calls, CallFinisher finisher, ToolGateway tools, RetryPolicy retry,
-                      RetryBudget budget, TransactionTemplate tx, ExecutorStats stats) {
+                      RetryBudget budget, TransactionTemplate tx, ExecutorStats stats, ToolPauses pauses) {
         this.budget = budget;
+        this.pauses = pauses;
         this.calls = calls;
         this.finisher = finisher;
         this.tools = tools;
@@ -50,7 +53,16 @@ public final class Completion {
     /** @return the call as recorded, or empty when the guard was lost */
     public Optional<ToolCall> record(ToolCall claimed, ToolOutcome outcome) {
         Finish finish = finishFor(claimed, outcome);
-        Optional<ToolCall> done = tx.execute(s -> finisher.finish(claimed, CallState.STARTED, finish));
+        Optional<ToolCall> done = tx.execute(s -> {
+            Optional<ToolCall> d = finisher.finish(claimed, CallState.STARTED, finish);
+            if (d.isPresent() && outcome instanceof ToolOutcome.Rejected r && r.pauseTool()) {
+                // DESIGN.md point 7: credentials refused — no further call of this tool until an operator resumes it.
+                pauses.pause(claimed.scope().tool(), r.code() + ": " + r.message());
+                log.error("tool '{}' paused after call {} was refused with {}; resume with POST /tools/{}/resume",
+                        claimed.scope().tool(), claimed.id(), r.code(), claimed.scope().tool());
+            }
+            return d;
+        });
         if (done.isPresent()) {
             stats.transition(CallState.STARTED, done.get().state());
             return done;

@@ -1,0 +1,148 @@
+package dev.toolonce.executor.adapter;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.toolonce.core.adapter.Capability;
+import dev.toolonce.executor.config.ExecutorProperties;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.bind.PropertySourcesPlaceholdersResolver;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
+import org.springframework.boot.env.YamlPropertySourceLoader;
+import org.springframework.core.io.ClassPathResource;
+import tools.jackson.databind.ObjectMapper;
+
+/** Start-up refusals of the generic adapter's configuration, each naming the tool and the field. */
+class HttpAdapterFactoryTest {
+    private static final String NONE = "<none>";
+
+    private static Map<String, String> tickets() {
+        Map<String, String> p = new HashMap<>();
+        p.put("base-url", "http://127.0.0.1:1");
+        p.put("capabilities", "UNIQUE_REFERENCE,LOOKUP_BY_REFERENCE");
+        p.put("operations.create.path", "/tickets");
+        p.put("operations.create.reference-field", "external_reference");
+        p.put("operations.create.lookup.path", "/tickets?external_reference={providerKey}");
+        p.put("operations.create.lookup.found-status", "200");
+        p.put("operations.create.lookup.absent-status", "404");
+        return p;
+    }
+
+    private static HttpToolAdapter build(Map<String, String> extra) {
+        Map<String, String> p = tickets();
+        p.putAll(extra);
+        p.values().removeIf(NONE::equals);
+        return new HttpAdapterFactory(Duration.ofSeconds(60), env -> null, new ObjectMapper())
+                .build("tickets", Calls.tool("tickets", p));
+    }
+
+    private static void refused(Map<String, String> extra, String message) {
+        assertThatThrownBy(() -> build(extra)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("tool 'tickets'").hasMessageContaining(message);
+    }
+
+    @Test
+    void aConsistentConfigurationBuilds() {
+        HttpToolAdapter a = build(Map.of());
+        assertThat(a.descriptor().capabilities()).containsExactlyInAnyOrder(Capability.UNIQUE_REFERENCE,
+                Capability.LOOKUP_BY_REFERENCE);
+        assertThat(a.descriptor().retrySafe()).isTrue();
+        assertThat(a.descriptor().totalTimeout()).isEqualTo(Duration.ofSeconds(12));
+    }
+
+    @Test
+    void badUrlTemplatesAreRefused() {
+        refused(Map.of("operations.create.path", "/tickets/{ticket}"),
+                "toolonce.executor.tools.tickets.operations.create.path has an unknown placeholder {ticket}");
+        refused(Map.of("operations.create.path", "tickets"), "operations.create.path must be a path starting with '/'");
+        refused(Map.of("operations.create.path", "/tickets/{arg./a"), "operations.create.path has an unclosed '{'");
+        refused(Map.of("operations.create.path", "/tickets with space"), "operations.create.path");
+        refused(Map.of("operations.create.lookup.path", "/tickets?ref={externalId}"), "operations.create.lookup.path");
+        refused(Map.of("operations.create.lookup.path", "/tickets"), "operations.create.lookup.path must ask by {providerKey}");
+        refused(Map.of("base-url", "ftp://x"), "base-url must be an http(s) URL");
+        refused(Map.of("operations.create.reference-field", NONE, "operations.create.body", "{\"title\": 1"),
+                "operations.create.body is not valid JSON");
+    }
+
+    @Test
+    void aLookupMissingWhereTheCapabilitiesPromiseOneIsRefused() {
+        refused(Map.of("operations.create.lookup.path", NONE, "operations.create.lookup.found-status", NONE,
+                "operations.create.lookup.absent-status", NONE),
+                "operations.create.lookup is required: the tool declares LOOKUP_BY_REFERENCE");
+        refused(Map.of("operations.create.lookup.absent-status", NONE),
+                "operations.create.lookup.absent-status is required: without it a lookup cannot tell found from absent");
+        refused(Map.of("operations.create.lookup.found-status", NONE), "operations.create.lookup.found-status is required");
+        refused(Map.of("capabilities", "UNIQUE_REFERENCE"),
+                "capabilities must declare LOOKUP_BY_KEY or LOOKUP_BY_REFERENCE for the lookup configured at operations.create.lookup");
+    }
+
+    @Test
+    void capabilitiesMustBeKnownAndBackedByConfiguration() {
+        refused(Map.of("capabilities", "UNIQUE_REFERENCE,LOOKUP_BY_REFERENCE,EXACTLY_ONCE_MAGIC"),
+                "capabilities has an unknown capability 'EXACTLY_ONCE_MAGIC', expected one of");
+        refused(Map.of("operations.create.reference-field", NONE),
+                "operations.create.body must send {providerKey} as the unique reference (UNIQUE_REFERENCE)");
+        refused(Map.of("capabilities", "NATIVE_IDEMPOTENCY,LOOKUP_BY_KEY", "idempotency-window", "24h"),
+                "idempotency-header is required with NATIVE_IDEMPOTENCY");
+        refused(Map.of("capabilities", "NATIVE_IDEMPOTENCY,LOOKUP_BY_KEY", "idempotency-header", "Idempotency-Key"),
+                "idempotency-window is required with NATIVE_IDEMPOTENCY");
+        refused(Map.of("capabilities", "UNIQUE_REFERENCE,LOOKUP_BY_REFERENCE,COMPENSATION"),
+                "operations.<op>.compensation is required with COMPENSATION");
+        refused(Map.of("operations.create.compensation.path", "/tickets/{externalId}/cancel"),
+                "capabilities must declare COMPENSATION");
+    }
+
+    @Test
+    void statusOverridesAndCredentialsAreChecked() {
+        refused(Map.of("statuses.409", "maybe"), "statuses.409 has an unknown outcome 'maybe', expected one of");
+        refused(Map.of("credentials.header", "Authorization", "credentials.env", "TICKETS_TOKEN"),
+                "credentials.env names environment variable TICKETS_TOKEN, which is not set");
+        refused(Map.of("credentials.env", "TICKETS_TOKEN"), "credentials.header is required");
+    }
+
+    @Test
+    void timeoutsLongerThanTheLeaseAreRefused() {
+        assertThatThrownBy(() -> build(Map.of("total-timeout", "50s"))).rootCause()
+                .hasMessageContaining("tool 'tickets': total-timeout PT50S")
+                .hasMessageContaining("is not below toolonce.executor.lease PT1M");
+    }
+
+    @Test
+    void theDefaultConfigurationWiresTheFourSandboxToolsThroughTheGenericAdapter() throws Exception {
+        var sources = new YamlPropertySourceLoader().load("executor", new ClassPathResource("toolonce-executor.yml"));
+        var mutable = new org.springframework.core.env.MutablePropertySources();
+        sources.forEach(mutable::addLast);
+        ExecutorProperties p = new Binder(ConfigurationPropertySources.from(mutable),
+                new PropertySourcesPlaceholdersResolver(mutable)).bind("toolonce.executor", ExecutorProperties.class).get();
+        var adapters = new HttpAdapterFactory(p.lease(), env -> null, new ObjectMapper()).buildAll(p.tools());
+        assertThat(adapters).containsOnlyKeys("payments", "tickets", "email", "counter");
+        assertThat(adapters.get("payments").descriptor().capabilities()).containsExactlyInAnyOrder(
+                Capability.NATIVE_IDEMPOTENCY, Capability.LOOKUP_BY_KEY, Capability.COMPENSATION);
+        assertThat(adapters.get("tickets").descriptor().retrySafe()).isTrue();
+        assertThat(adapters.get("email").descriptor().retrySafe()).isFalse();
+        assertThat(adapters.get("counter").descriptor().capabilities()).isEmpty();
+    }
+
+    @Test
+    void theReadmesWorkedExampleBuilds() throws Exception {
+        String readme = java.nio.file.Files.readString(java.nio.file.Path.of("..", "README.md"));
+        String section = readme.substring(readme.indexOf("## Adding a tool in YAML"));
+        String yaml = section.substring(section.indexOf("```yaml") + 7, section.indexOf("```", section.indexOf("```yaml") + 7));
+        var sources = new YamlPropertySourceLoader().load("readme",
+                new org.springframework.core.io.ByteArrayResource(yaml.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        var mutable = new org.springframework.core.env.MutablePropertySources();
+        sources.forEach(mutable::addLast);
+        ExecutorProperties p = new Binder(ConfigurationPropertySources.from(mutable))
+                .bind("toolonce.executor", ExecutorProperties.class).get();
+        HttpToolAdapter payments = new HttpAdapterFactory(p.lease(), env -> "PAYMENTS_API_KEY".equals(env) ? "s3cret" : null,
+                new ObjectMapper()).build("payments", p.tools().get("payments"));
+        assertThat(payments.descriptor().capabilities()).containsExactlyInAnyOrder(Capability.NATIVE_IDEMPOTENCY,
+                Capability.LOOKUP_BY_KEY, Capability.COMPENSATION);
+        assertThat(payments.descriptor().idempotencyWindow()).isEqualTo(Duration.ofHours(24));
+        assertThat(payments.toString()).contains("Authorization: ****").doesNotContain("s3cret");
+    }
+}

@@ -1,0 +1,224 @@
+package dev.toolonce.executor.adapter;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.toolonce.core.call.ToolCall;
+import dev.toolonce.core.hash.ProviderKey;
+import dev.toolonce.core.outcome.LookupOutcome;
+import dev.toolonce.core.outcome.ToolOutcome;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.ObjectMapper;
+
+/** The generic adapter against a scripted local HTTP server. */
+class HttpToolAdapterTest {
+    private static final String SECRET = "sk_live_very_secret_123";
+    private static final String NONE = "<none>";
+
+    /** What the server saw. */
+    record Seen(String method, String uri, Map<String, String> headers, String body) {
+    }
+
+    private HttpServer server;
+    private final List<Seen> seen = new ArrayList<>();
+    private volatile int status = 201;
+    private volatile String answer = "{\"id\":\"ch_1\",\"amount\":1000}";
+    private volatile String retryAfter;
+
+    @BeforeEach
+    void start() throws Exception {
+        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext("/", exchange -> {
+            Map<String, String> headers = new HashMap<>();
+            exchange.getRequestHeaders().forEach((k, v) -> headers.put(k.toLowerCase(), v.get(0)));
+            synchronized (seen) {
+                seen.add(new Seen(exchange.getRequestMethod(), exchange.getRequestURI().toString(), headers,
+                        new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8)));
+            }
+            if (retryAfter != null) {
+                exchange.getResponseHeaders().add("Retry-After", retryAfter);
+            }
+            byte[] out = answer.getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(status, out.length == 0 ? -1 : out.length);
+            exchange.getResponseBody().write(out);
+            exchange.close();
+        });
+        server.start();
+    }
+
+    @AfterEach
+    void stop() {
+        server.stop(0);
+    }
+
+    private HttpToolAdapter payments(Map<String, String> extra) {
+        Map<String, String> p = new HashMap<>(Map.of(
+                "base-url", "http://127.0.0.1:" + server.getAddress().getPort(),
+                "capabilities", "NATIVE_IDEMPOTENCY,LOOKUP_BY_KEY,COMPENSATION",
+                "idempotency-window", "24h", "idempotency-header", "Idempotency-Key",
+                "key-reused-marker", "idempotency_key_reused",
+                "credentials.header", "Authorization", "credentials.env", "PAYMENTS_API_KEY",
+                "credentials.prefix", "Bearer ",
+                "operations.charge.path", "/v1/charges",
+                "operations.charge.body", "{\"amount\": \"{arg./amount}\", \"reference\": \"{providerKey}\"}"));
+        p.put("operations.charge.lookup.path", "/v1/charges?key={providerKey}");
+        p.put("operations.charge.lookup.found-status", "200");
+        p.put("operations.charge.lookup.absent-status", "404");
+        p.put("operations.charge.compensation.path", "/v1/refunds");
+        p.put("operations.charge.compensation.body", "{\"charge\": \"{externalId}\"}");
+        p.putAll(extra);
+        p.values().removeIf(NONE::equals);
+        return new HttpAdapterFactory(Duration.ofSeconds(60), env -> "PAYMENTS_API_KEY".equals(env) ? SECRET : null,
+                new ObjectMapper()).build("payments", Calls.tool("payments", p));
+    }
+
+    private static ToolCall charge() {
+        return Calls.call("payments", "charge", "order-1", "{\"amount\":1000,\"currency\":\"EUR\"}");
+    }
+
+    private Seen last() {
+        synchronized (seen) {
+            return seen.get(seen.size() - 1);
+        }
+    }
+
+    @Test
+    void sendsTheRenderedRequestWithKeyAndCredentialButNoSandboxHeadersUnlessAskedFor() {
+        ToolOutcome outcome = payments(Map.of()).execute(charge());
+        assertThat(outcome).isEqualTo(new ToolOutcome.Applied("ch_1", "{\"id\":\"ch_1\",\"amount\":1000}"));
+        Seen s = last();
+        String key = ProviderKey.of(charge().scope()).value();
+        assertThat(s.method()).isEqualTo("POST");
+        assertThat(s.uri()).isEqualTo("/v1/charges");
+        assertThat(s.body()).isEqualTo("{\"amount\":1000,\"reference\":\"" + key + "\"}");
+        assertThat(s.headers()).containsEntry("idempotency-key", key).containsEntry("authorization", "Bearer " + SECRET)
+                .doesNotContainKeys("x-toolonce-scope", "x-toolonce-fence");
+
+        payments(Map.of("sandbox-headers", "true")).execute(charge());
+        assertThat(last().headers()).containsEntry("x-toolonce-scope", "acme/payments/charge/order-1")
+                .containsEntry("x-toolonce-fence", "3");
+    }
+
+    @Test
+    void withoutABodyTemplateTheArgumentsGoAsSent() {
+        HttpToolAdapter plain = payments(Map.of("operations.charge.body", NONE));
+        plain.execute(Calls.call("payments", "charge", "k", "{ \"currency\":\"EUR\",  \"amount\":5 }"));
+        assertThat(last().body()).isEqualTo("{ \"currency\":\"EUR\",  \"amount\":5 }");
+    }
+
+    @Test
+    void statusesAreClassifiedWithTheSafeDefaults() {
+        HttpToolAdapter a = payments(Map.of());
+        assertThat(outcome(a, 429, "{}", "2")).isEqualTo(new ToolOutcome.Retryable("429 from the tool, not applied",
+                Duration.ofSeconds(2)));
+        assertThat(outcome(a, 503, "{}", null)).isInstanceOf(ToolOutcome.Retryable.class); // native idempotency
+        assertThat(outcome(a, 409, "{}", null)).isInstanceOf(ToolOutcome.Indeterminate.class);
+        assertThat(outcome(a, 418, "{}", null)).isInstanceOf(ToolOutcome.Indeterminate.class);
+        assertThat(outcome(a, 302, "{}", null)).isInstanceOf(ToolOutcome.Indeterminate.class);
+        assertThat((ToolOutcome.Rejected) outcome(a, 400, "{\"error\":\"amount\"}", null))
+                .extracting(ToolOutcome.Rejected::code, ToolOutcome.Rejected::pauseTool, ToolOutcome.Rejected::needsReview)
+                .containsExactly("TOOL_REJECTED", false, false);
+        assertThat((ToolOutcome.Rejected) outcome(a, 401, "{}", null))
+                .extracting(ToolOutcome.Rejected::code, ToolOutcome.Rejected::pauseTool).containsExactly("TOOL_UNAUTHORIZED", true);
+        assertThat((ToolOutcome.Rejected) outcome(a, 403, "{}", null)).extracting(ToolOutcome.Rejected::pauseTool).isEqualTo(true);
+        assertThat((ToolOutcome.Rejected) outcome(a, 422, "{\"error\":\"idempotency_key_reused\"}", null))
+                .extracting(ToolOutcome.Rejected::code, ToolOutcome.Rejected::needsReview)
+                .containsExactly("PROVIDER_KEY_REUSED", true);
+
+        HttpToolAdapter plain = payments(Map.of("capabilities", "LOOKUP_BY_KEY",
+                "idempotency-window", NONE, "operations.charge.compensation.path", NONE,
+                "operations.charge.compensation.body", NONE));
+        assertThat(outcome(plain, 500, "{}", null)).isInstanceOf(ToolOutcome.Indeterminate.class);
+        assertThat(outcome(plain, 503, "{}", null)).isInstanceOf(ToolOutcome.Indeterminate.class);
+    }
+
+    @Test
+    void perStatusOverridesWin() {
+        HttpToolAdapter a = payments(Map.of("statuses.409", "rejected", "statuses.418", "applied",
+                "statuses.503", "indeterminate", "statuses.402", "review"));
+        assertThat(outcome(a, 409, "{}", null)).isInstanceOf(ToolOutcome.Rejected.class);
+        assertThat(outcome(a, 418, "{\"id\":\"x\"}", null)).isEqualTo(new ToolOutcome.Applied("x", "{\"id\":\"x\"}"));
+        assertThat(outcome(a, 503, "{}", null)).isInstanceOf(ToolOutcome.Indeterminate.class);
+        assertThat(((ToolOutcome.Rejected) outcome(a, 402, "{}", null)).needsReview()).isTrue();
+    }
+
+    @Test
+    void theSecretNeverLeavesInAnOutcomeOrAToString() {
+        HttpToolAdapter a = payments(Map.of());
+        ToolOutcome echoed = outcome(a, 400, "{\"error\":\"bad key Bearer " + SECRET + "\"}", null);
+        assertThat(echoed.toString()).doesNotContain(SECRET).contains("****");
+        ToolOutcome applied = outcome(a, 201, "{\"id\":\"ch_2\",\"echo\":\"" + SECRET + "\"}", null);
+        assertThat(applied.toString()).doesNotContain(SECRET);
+        assertThat(a.toString()).doesNotContain(SECRET).contains("Authorization: ****");
+        assertThat(outcome(a, 401, "{}", null).toString()).doesNotContain(SECRET);
+    }
+
+    @Test
+    void lookupReadsFoundAndAbsentByTheConfiguredStatuses() {
+        HttpToolAdapter a = payments(Map.of());
+        status = 200;
+        answer = "{\"id\":\"ch_9\"}";
+        assertThat(a.lookup(charge())).isEqualTo(new LookupOutcome.Found("ch_9", "{\"id\":\"ch_9\"}"));
+        assertThat(last().uri()).isEqualTo("/v1/charges?key=" + ProviderKey.of(charge().scope()).value());
+        assertThat(last().headers()).containsEntry("authorization", "Bearer " + SECRET);
+        status = 404;
+        assertThat(a.lookup(charge())).isEqualTo(new LookupOutcome.Absent());
+        status = 500;
+        assertThat(a.lookup(charge())).isInstanceOf(LookupOutcome.CannotTell.class);
+    }
+
+    @Test
+    void compensationUsesTheDerivedKeyAndTheExternalId() {
+        HttpToolAdapter a = payments(Map.of());
+        answer = "{\"id\":\"re_1\"}";
+        assertThat(a.compensate(Calls.committed(charge(), "ch_1"))).isEqualTo(new ToolOutcome.Applied("re_1", "{\"id\":\"re_1\"}"));
+        assertThat(last().uri()).isEqualTo("/v1/refunds");
+        assertThat(last().body()).isEqualTo("{\"charge\":\"ch_1\"}");
+        assertThat(last().headers()).containsEntry("idempotency-key", ProviderKey.compensationOf(charge().scope()).value());
+    }
+
+    @Test
+    void missingArgumentsAreRejectedWithoutSending() {
+        ToolOutcome o = payments(Map.of()).execute(Calls.call("payments", "charge", "k", "{\"currency\":\"EUR\"}"));
+        assertThat(o).isInstanceOf(ToolOutcome.Rejected.class);
+        assertThat(((ToolOutcome.Rejected) o).code()).isEqualTo("INVALID_ARGUMENTS");
+        assertThat(seen).isEmpty();
+    }
+
+    @Test
+    void aStallPastTheReadTimeoutIsIndeterminateAndARefusedConnectionRetryable() throws Exception {
+        server.removeContext("/");
+        server.createContext("/", exchange -> {
+            try {
+                Thread.sleep(1500);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            exchange.sendResponseHeaders(201, -1);
+            exchange.close();
+        });
+        HttpToolAdapter slow = payments(Map.of("read-timeout", "300ms"));
+        assertThat(slow.execute(charge())).isInstanceOf(ToolOutcome.Indeterminate.class);
+
+        int port = server.getAddress().getPort();
+        server.stop(0);
+        HttpToolAdapter gone = payments(Map.of("base-url", "http://127.0.0.1:" + port));
+        assertThat(gone.execute(charge())).isInstanceOf(ToolOutcome.Retryable.class);
+    }
+
+    private ToolOutcome outcome(HttpToolAdapter a, int status, String body, String retryAfter) {
+        this.status = status;
+        this.answer = body;
+        this.retryAfter = retryAfter;
+        return a.execute(charge());
+    }
+}
