@@ -61,5 +61,7 @@ class DeciderTest {
                 r -> assertThat(r.code()).isEqualTo(Decider.KEY_EXPIRED));
         assertThat(decider.decide(Optional.empty(), HASH, NOW.minus(Duration.ofDays(5)), NOW))
                 .isInstanceOf(Decision.Plan.class);
+        assertThat(decider.admit(NOW.minus(Duration.ofDays(7)), NOW)).isPresent();
+        assertThat(decider.admit(null, NOW)).isEmpty();
     }
 }

@@ -10,7 +10,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -30,7 +29,14 @@ public final class ToolCallStore {
     private static final String INSERT_PLANNED = """
             INSERT INTO %1$s.tool_call (tenant_id, tool, operation, idempotency_key, provider_key, request_hash,
                 arguments, state, task_id, step_id, intent_message_id)
-            VALUES (?, ?, ?, ?, ?, ?, ?, 'PLANNED', ?, ?, ?)
+            SELECT v.tenant_id, v.tool, v.operation, v.idempotency_key, v.provider_key, v.request_hash, v.arguments,
+                   'PLANNED', v.task_id, v.step_id, v.intent_message_id
+              FROM (VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?))
+                   AS v (tenant_id, tool, operation, idempotency_key, provider_key, request_hash, arguments, task_id,
+                         step_id, intent_message_id)
+             WHERE NOT EXISTS (SELECT 1 FROM %1$s.tool_call_tombstone t
+                                WHERE t.tenant_id = v.tenant_id AND t.tool = v.tool AND t.operation = v.operation
+                                  AND t.idempotency_key = v.idempotency_key)
             ON CONFLICT (tenant_id, tool, operation, idempotency_key) DO NOTHING
             RETURNING %2$s
             """;
@@ -171,7 +177,10 @@ public final class ToolCallStore {
                           String taskId, String stepId, String intentMessageId) {
     }
 
-    /** Inserts a PLANNED call; empty when the scope already exists (nothing changed then). */
+    /**
+     * Inserts a PLANNED call in one statement — the common case of a new scope costs no read. Empty when the
+     * scope already has a call or was purged (a tombstone exists); nothing changed then.
+     */
     public Optional<ToolCall> insertPlanned(NewCall c) {
         List<ToolCall> rows = jdbc.query(insertPlanned, MAPPER, c.scope().tenantId(), c.scope().tool(),
                 c.scope().operation(), c.scope().idempotencyKey(), c.providerKey().value(), c.requestHash().value(),
@@ -329,8 +338,4 @@ public final class ToolCallStore {
                 terminal == null ? null : terminal.toInstant());
     }
 
-    /** @return now in database time (for callers that must compare with ledger timestamps) */
-    public Instant databaseNow() {
-        return jdbc.queryForObject("SELECT clock_timestamp()", Timestamp.class).toInstant();
-    }
 }

@@ -22,14 +22,29 @@ public final class Decider {
     }
 
     /**
+     * The part of the decision that needs no ledger row: an intent older than the acceptance window is
+     * refused whatever the ledger holds.
+     *
+     * @param requestedAt when the agent asked; null when unknown (then never expired)
+     * @return the refusal, or empty when the intent may go on
+     */
+    public Optional<Decision.Reject> admit(Instant requestedAt, Instant now) {
+        if (requestedAt != null && requestedAt.isBefore(now.minus(acceptanceWindow))) {
+            return Optional.of(new Decision.Reject(KEY_EXPIRED, "intent requested at " + requestedAt
+                    + " is older than the acceptance window of " + acceptanceWindow));
+        }
+        return Optional.empty();
+    }
+
+    /**
      * @param existing    the ledger's call for the intent's scope, if any
      * @param hash        the intent's request hash
      * @param requestedAt when the agent asked; null when unknown (then never expired)
      */
     public Decision decide(Optional<ToolCall> existing, RequestHash hash, Instant requestedAt, Instant now) {
-        if (requestedAt != null && requestedAt.isBefore(now.minus(acceptanceWindow))) {
-            return new Decision.Reject(KEY_EXPIRED, "intent requested at " + requestedAt
-                    + " is older than the acceptance window of " + acceptanceWindow);
+        Optional<Decision.Reject> refused = admit(requestedAt, now);
+        if (refused.isPresent()) {
+            return refused.get();
         }
         if (existing.isEmpty()) {
             return new Decision.Plan();

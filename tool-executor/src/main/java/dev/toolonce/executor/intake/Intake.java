@@ -85,26 +85,35 @@ public final class Intake {
         return decideAndAct(a, scope, hash, requestedAt, to);
     }
 
+    /**
+     * Insert first: most intents open a new scope, and the insert alone settles them. Only when the scope is
+     * taken (or purged) is its row read, under a share lock, and the decider asked.
+     */
     private Disposition decideAndAct(ParsedIntent.Accepted a, CallScope scope, RequestHash hash,
                                      Instant requestedAt, Addressee to) {
-        Optional<ToolCall> existing = calls.findForShare(scope);
-        Decision decision = decider.decide(existing, hash, requestedAt, clock.instant());
-        if (decision instanceof Decision.Plan) {
+        Optional<Decision.Reject> refused = decider.admit(requestedAt, clock.instant());
+        if (refused.isPresent()) {
+            return act(refused.get(), scope, hash, to);
+        }
+        ToolIntent i = a.intent();
+        ToolCallStore.NewCall call = new ToolCallStore.NewCall(scope, ProviderKey.of(scope), hash,
+                i.arguments().toString(), i.taskId(), i.stepId(), a.messageId());
+        for (int tries = 0; tries < 2; tries++) {
+            if (calls.insertPlanned(call).isPresent()) {
+                return Disposition.PLANNED;
+            }
+            Optional<ToolCall> existing = calls.findForShare(scope);
+            if (existing.isPresent()) {
+                return act(decider.decide(existing, hash, requestedAt, clock.instant()), scope, hash, to);
+            }
             Optional<String> purged = calls.tombstone(scope);
             if (purged.isPresent()) {
                 return reject(scope, hash.value(), to, Decider.KEY_EXPIRED, "scope " + scope
                         + " outlived the retention window; its call ended " + purged.get() + " and was purged");
             }
-            ToolIntent i = a.intent();
-            Optional<ToolCall> planned = calls.insertPlanned(new ToolCallStore.NewCall(scope, ProviderKey.of(scope),
-                    hash, i.arguments().toString(), i.taskId(), i.stepId(), a.messageId()));
-            if (planned.isPresent()) {
-                return Disposition.PLANNED;
-            }
-            // Another transaction planned the scope between our read and our insert: decide again on its row.
-            decision = decider.decide(calls.findForShare(scope), hash, requestedAt, clock.instant());
+            // The conflicting insert of another transaction rolled back: try to plan again.
         }
-        return act(decision, scope, hash, to);
+        throw new IllegalStateException("scope " + scope + " could be neither planned nor read");
     }
 
     private Disposition act(Decision decision, CallScope scope, RequestHash hash, Addressee to) {
@@ -120,7 +129,7 @@ public final class Intake {
         } else if (decision instanceof Decision.RetryWhenDue w) {
             return await(w.call(), to);
         }
-        throw new IllegalStateException("scope " + scope + " vanished while planning: " + decision);
+        throw new IllegalStateException("no intake action for " + decision + " on scope " + scope);
     }
 
     private Disposition reject(CallScope scope, String hash, Addressee to, String code, String message) {
