@@ -9,7 +9,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -41,11 +40,7 @@ public final class Dispatcher implements SmartLifecycle {
     private final CrashPoints crashPoints;
     private final ExecutorStats stats;
     private final Map<Long, ToolCall> inFlight = new ConcurrentHashMap<>();
-    private final ScheduledExecutorService heartbeats = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "lease-heartbeat");
-        t.setDaemon(true);
-        return t;
-    });
+    private final Periodic heartbeats = new Periodic("lease-heartbeat");
     private final Semaphore freeWorkers;
     private final Semaphore wakeups = new Semaphore(0);
     private final ExecutorService workers;
@@ -90,8 +85,7 @@ public final class Dispatcher implements SmartLifecycle {
         loop = new Thread(this::run, "dispatcher");
         loop.setDaemon(true);
         loop.start();
-        heartbeats.scheduleWithFixedDelay(this::extendLeases, heartbeat.toMillis(), heartbeat.toMillis(),
-                TimeUnit.MILLISECONDS);
+        heartbeats.every(heartbeat, this::extendLeases);
     }
 
     @Override
@@ -99,7 +93,7 @@ public final class Dispatcher implements SmartLifecycle {
         running = false;
         wake();
         workers.shutdown();
-        heartbeats.shutdown();
+        heartbeats.stop();
         try {
             if (!workers.awaitTermination(20, TimeUnit.SECONDS)) {
                 log.warn("tool calls still running at shutdown; their leases will expire and the sweeper decides");

@@ -6,6 +6,7 @@ import dev.toolonce.core.outcome.LookupOutcome;
 import dev.toolonce.core.retry.RetryBudget;
 import dev.toolonce.core.retry.RetryPolicy;
 import dev.toolonce.executor.execution.CallFinisher;
+import dev.toolonce.executor.execution.Periodic;
 import dev.toolonce.executor.execution.ToolGateway;
 import dev.toolonce.executor.web.ExecutorStats;
 import dev.toolonce.jdbc.ToolCallStore;
@@ -13,9 +14,6 @@ import dev.toolonce.jdbc.ToolCallStore.Finish;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -47,7 +45,7 @@ public final class Reconciler implements SmartLifecycle {
     private final Duration interval;
     private final Duration sweepSettle;
     private final String owner = "reconciler-" + UUID.randomUUID();
-    private ScheduledExecutorService timer;
+    private final Periodic timer = new Periodic("reconciler");
 
     public Reconciler(ToolCallStore calls, CallFinisher finisher, ToolGateway tools, RetryPolicy retry,
                       RetryBudget budget, TransactionTemplate tx, ExecutorStats stats, Duration lease, Duration interval,
@@ -112,31 +110,16 @@ public final class Reconciler implements SmartLifecycle {
 
     @Override
     public void start() {
-        timer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "reconciler");
-            t.setDaemon(true);
-            return t;
-        });
-        timer.scheduleWithFixedDelay(this::safeTick, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
-    }
-
-    private void safeTick() {
-        try {
-            tick();
-        } catch (RuntimeException e) {
-            log.error("reconciliation round failed; next round in {}", interval, e);
-        }
+        timer.every(interval, this::tick);
     }
 
     @Override
     public void stop() {
-        if (timer != null) {
-            timer.shutdownNow();
-        }
+        timer.stop();
     }
 
     @Override
     public boolean isRunning() {
-        return timer != null && !timer.isShutdown();
+        return timer.isRunning();
     }
 }

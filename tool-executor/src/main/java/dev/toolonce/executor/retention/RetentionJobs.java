@@ -1,9 +1,7 @@
 package dev.toolonce.executor.retention;
 
+import dev.toolonce.executor.execution.Periodic;
 import java.time.Duration;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -16,7 +14,7 @@ public final class RetentionJobs implements SmartLifecycle {
     private final RetentionGuard guard;
     private final Duration purgeInterval;
     private final Duration recheckInterval;
-    private ScheduledExecutorService timer;
+    private final Periodic timer = new Periodic("retention");
 
     public RetentionJobs(RetentionPurger purger, RetentionGuard guard, Duration purgeInterval, Duration recheckInterval) {
         this.purger = purger;
@@ -27,41 +25,29 @@ public final class RetentionJobs implements SmartLifecycle {
 
     @Override
     public void start() {
-        timer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "retention");
-            t.setDaemon(true);
-            return t;
-        });
-        timer.scheduleWithFixedDelay(this::purge, purgeInterval.toMillis(), purgeInterval.toMillis(), TimeUnit.MILLISECONDS);
-        timer.scheduleWithFixedDelay(guard::recheck, recheckInterval.toMillis(), recheckInterval.toMillis(),
-                TimeUnit.MILLISECONDS);
+        timer.every(purgeInterval, this::purge);
+        timer.every(recheckInterval, guard::recheck);
     }
 
     private void purge() {
-        try {
-            int n;
-            int total = 0;
-            do {
-                n = purger.purgeOnce();
-                total += n;
-            } while (n > 0 && total < 100_000);
-            if (total > 0) {
-                log.info("retention purge removed {} rows", total);
-            }
-        } catch (RuntimeException e) {
-            log.warn("retention purge failed: {}", e.toString());
+        int n;
+        int total = 0;
+        do {
+            n = purger.purgeOnce();
+            total += n;
+        } while (n > 0 && total < 100_000);
+        if (total > 0) {
+            log.info("retention purge removed {} rows", total);
         }
     }
 
     @Override
     public void stop() {
-        if (timer != null) {
-            timer.shutdownNow();
-        }
+        timer.stop();
     }
 
     @Override
     public boolean isRunning() {
-        return timer != null && !timer.isShutdown();
+        return timer.isRunning();
     }
 }
