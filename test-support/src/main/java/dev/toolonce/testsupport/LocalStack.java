@@ -70,7 +70,7 @@ final class LocalStack {
     }
   }
 
-  private static boolean pgAnswers(String port) {
+  static boolean pgAnswers(String port) {
     String url = "jdbc:postgresql://127.0.0.1:" + port + "/toolonce?connectTimeout=3&socketTimeout=5";
     try (Connection c = DriverManager.getConnection(url, "postgres", "");
          Statement s = c.createStatement()) {
@@ -80,7 +80,7 @@ final class LocalStack {
     }
   }
 
-  private static boolean kafkaAnswers(String port) {
+  static boolean kafkaAnswers(String port) {
     try (Admin admin = Admin.create(Map.of(
         AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:" + port,
         AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 3_000,
@@ -125,7 +125,7 @@ final class LocalStack {
     }
   }
 
-  private void runStackSh(String command, Map<String, String> env, Path logFile, long timeoutMinutes) {
+  void runStackSh(String command, Map<String, String> env, Path logFile, long timeoutMinutes) {
     Path script = repoRoot.resolve("deploy/local/stack.sh");
     try {
       Files.createDirectories(home);

@@ -51,12 +51,15 @@ public final class TestStack {
   private final String kafkaBootstrap;
   private final int pgPort;
   private final Path repoRoot;
+  /** Null when the stack is external (environment variables): nothing to kill then. */
+  private final InfraFaults faults;
 
-  private TestStack(String jdbcUrl, String kafkaBootstrap, Path repoRoot) {
+  private TestStack(String jdbcUrl, String kafkaBootstrap, Path repoRoot, InfraFaults faults) {
     this.jdbcUrl = jdbcUrl;
     this.kafkaBootstrap = kafkaBootstrap;
     this.pgPort = JdbcUrls.port(jdbcUrl);
     this.repoRoot = repoRoot;
+    this.faults = faults;
   }
 
   /**
@@ -145,6 +148,80 @@ public final class TestStack {
     return name;
   }
 
+  // ------------------------------------------------------------------ infrastructure faults
+
+  /**
+   * Kills the PostgreSQL postmaster with SIGKILL (pid from {@code postmaster.pid} in the data
+   * directory) and waits until it and its backends have exited. Every connection breaks; nothing is
+   * flushed. Follow with {@link #startPostgres()}, in a {@code finally} block: the stack is shared.
+   *
+   * @throws IllegalStateException if the stack is external or PostgreSQL is not running
+   */
+  public void killPostgres() {
+    local("kill PostgreSQL").killPostgres();
+  }
+
+  /**
+   * Starts PostgreSQL again after {@link #killPostgres()} as {@code ./toolonce up} would
+   * ({@code stack.sh infra-up}: {@code pg_ctl start}, as the {@code postgres} user when root; crash
+   * recovery runs), on the same port and data directory, and waits until it answers a query. Does
+   * nothing to a running server.
+   *
+   * @throws IllegalStateException if the stack is external or PostgreSQL does not come back within 90 s
+   */
+  public void startPostgres() {
+    local("start PostgreSQL").startPostgres();
+  }
+
+  /**
+   * Restarts PostgreSQL cleanly ({@code pg_ctl restart -m fast}: sessions terminated, checkpoint
+   * written) and waits until it answers a query.
+   *
+   * @throws IllegalStateException if the stack is external or the restart fails
+   */
+  public void restartPostgres() {
+    local("restart PostgreSQL").restartPostgres();
+  }
+
+  /**
+   * Kills the Kafka broker's JVM with SIGKILL (pid from {@code run/kafka.pid}) and waits until it
+   * has exited. Follow with {@link #startKafka()}, in a {@code finally} block.
+   *
+   * @throws IllegalStateException if the stack is external or the broker is not running
+   */
+  public void killKafka() {
+    local("kill Kafka").killKafka();
+  }
+
+  /**
+   * Starts the Kafka broker again ({@code stack.sh infra-up}, the same command line, ports and log
+   * directory; log recovery runs) and waits until it answers a metadata request. Does nothing to a
+   * running broker.
+   *
+   * @throws IllegalStateException if the stack is external or the broker does not come back within 90 s
+   */
+  public void startKafka() {
+    local("start Kafka").startKafka();
+  }
+
+  /**
+   * Stops the Kafka broker with SIGTERM (controlled shutdown) and starts it again as {@link #startKafka()}.
+   *
+   * @throws IllegalStateException as {@link #startKafka()}
+   */
+  public void restartKafka() {
+    local("restart Kafka").stopKafka();
+    startKafka();
+  }
+
+  private InfraFaults local(String what) {
+    if (faults == null) {
+      throw new IllegalStateException("cannot " + what + ": the test stack is external (TOOLONCE_TEST_PG_URL, "
+          + "TOOLONCE_TEST_KAFKA); unset them to let the tests start their own");
+    }
+    return faults;
+  }
+
   private Admin admin() {
     return Admin.create(Map.of(
         AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafkaBootstrap,
@@ -164,14 +241,16 @@ public final class TestStack {
     String kafka = System.getenv("TOOLONCE_TEST_KAFKA");
     if (pgUrl != null && !pgUrl.isBlank() && kafka != null && !kafka.isBlank()) {
       log.info("Using the external test stack: {} and {}", pgUrl, kafka);
-      return new TestStack(pgUrl, kafka, root);
+      return new TestStack(pgUrl, kafka, root, null);
     }
-    LocalStack local = new LocalStack(root, Path.of(System.getProperty("user.dir"), "target", "test-stack"));
+    Path home = Path.of(System.getProperty("user.dir"), "target", "test-stack").toAbsolutePath();
+    LocalStack local = new LocalStack(root, home);
     Map<String, String> ports = local.reuseOrStart();
     return new TestStack(
         "jdbc:postgresql://127.0.0.1:" + ports.get("PG_PORT") + "/toolonce",
         "127.0.0.1:" + ports.get("KAFKA_PORT"),
-        root);
+        root,
+        new InfraFaults(local, home, ports));
   }
 
   static Path findRepoRoot() {
