@@ -2,15 +2,23 @@ package dev.toolonce.agent;
 
 import dev.toolonce.agent.results.ResultListener;
 import dev.toolonce.agent.results.StepResults;
+import dev.toolonce.jdbc.DatabaseProbe;
 import dev.toolonce.jdbc.InboxStore;
 import dev.toolonce.messaging.DeadLetters;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.kafka.KafkaException;
+import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.kafka.listener.CommonErrorHandler;
 import org.springframework.kafka.listener.DefaultErrorHandler;
+import org.springframework.kafka.listener.MessageListenerContainer;
 import org.springframework.transaction.support.TransactionTemplate;
 import org.springframework.util.backoff.FixedBackOff;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -20,31 +28,57 @@ import org.springframework.web.bind.annotation.RestController;
 @Configuration(proxyBeanMethods = false)
 public class ConsumerConfiguration {
 
-    /** A batch that fails (database down) is retried for ever: skipping would lose results. */
+    /**
+     * Only infrastructure failures reach the container (database down, DLQ not acknowledging): the batch is
+     * redelivered for ever, one second apart, because skipping it would lose results. Bad records are
+     * dead-lettered one by one by the listener and never get here.
+     */
     @Bean
     CommonErrorHandler kafkaErrorHandler() {
-        return new DefaultErrorHandler(new FixedBackOff(1000L, FixedBackOff.UNLIMITED_ATTEMPTS));
+        DefaultErrorHandler handler = new DefaultErrorHandler(new FixedBackOff(1000L, FixedBackOff.UNLIMITED_ATTEMPTS));
+        handler.setLogLevel(KafkaException.Level.WARN);
+        return handler;
+    }
+
+    @Bean
+    DatabaseProbe databaseProbe(JdbcTemplate jdbc) {
+        return new DatabaseProbe(jdbc);
     }
 
     @Bean
     ResultListener resultListener(JdbcTemplate jdbc, KafkaTemplate<byte[], byte[]> kafka, TransactionTemplate tx,
-                                  ConsumerProperties p) {
+                                  ConsumerProperties p, DatabaseProbe probe, MeterRegistry meters) {
         return new ResultListener(p.consumerGroup(), new InboxStore(jdbc, p.schema()),
-                new StepResults(jdbc, p.schema()), new DeadLetters(kafka, p.deadLetterTopic()), tx);
+                new StepResults(jdbc, p.schema()), new DeadLetters(kafka, p.deadLetterTopic()), tx, probe,
+                p.poisonAttempts(), meters);
     }
 
     /** Readiness and counters. */
     @RestController
     static class ConsumerController {
         private final ResultListener listener;
+        private final DatabaseProbe database;
+        private final KafkaListenerEndpointRegistry listeners;
 
-        ConsumerController(ResultListener listener) {
+        ConsumerController(ResultListener listener, DatabaseProbe database, KafkaListenerEndpointRegistry listeners) {
             this.listener = listener;
+            this.database = database;
+            this.listeners = listeners;
         }
 
+        /** 200 while the database answers and every listener container runs; 503 naming what is wrong. */
         @GetMapping("/ready")
-        Map<String, String> ready() {
-            return Map.of("status", "ready");
+        ResponseEntity<Map<String, Object>> ready() {
+            Map<String, Object> checks = new LinkedHashMap<>();
+            checks.put("database", database.getAsBoolean());
+            var containers = listeners.getListenerContainers();
+            checks.put("listeners", !containers.isEmpty()
+                    && containers.stream().allMatch(MessageListenerContainer::isRunning));
+            boolean ready = checks.values().stream().allMatch(Boolean.TRUE::equals);
+            Map<String, Object> body = new LinkedHashMap<>();
+            body.put("status", ready ? "ready" : "not ready");
+            body.put("checks", checks);
+            return ResponseEntity.status(ready ? HttpStatus.OK : HttpStatus.SERVICE_UNAVAILABLE).body(body);
         }
 
         @GetMapping("/consumer/stats")

@@ -17,7 +17,7 @@ import org.springframework.kafka.core.KafkaTemplate;
  * commits the offset only after this returned (DESIGN.md point 11). Key, value and original headers are
  * kept; the contract's {@code toolonce.*} headers say why and where from.
  */
-public final class DeadLetters {
+public final class DeadLetters implements IsolatingBatchProcessor.DeadLetterSink {
     private static final Logger log = LoggerFactory.getLogger(DeadLetters.class);
     private static final int MAX_MESSAGE_CHARS = 2000;
 
@@ -30,6 +30,7 @@ public final class DeadLetters {
     }
 
     /** @throws IllegalStateException when the DLQ did not acknowledge (the batch is then redelivered) */
+    @Override
     public void send(ConsumerRecord<byte[], byte[]> record, String code, String message) {
         ProducerRecord<byte[], byte[]> out = new ProducerRecord<>(topic, null, record.key(), record.value(),
                 record.headers());

@@ -28,12 +28,21 @@ public final class ContractValidator {
 
     /** Violations of the intent schema, each naming the field; empty when valid. Never null. */
     public List<String> validateIntent(JsonNode intent) {
-        return describe(intentSchema.validate(intent));
+        return validate(intentSchema, intent);
     }
 
     /** Violations of the result schema, each naming the field; empty when valid. Never null. */
     public List<String> validateResult(JsonNode result) {
-        return describe(resultSchema.validate(result));
+        return validate(resultSchema, result);
+    }
+
+    /** The validator library itself throws on some values (e.g. 1E30 against an integer minimum): a violation too. */
+    private static List<String> validate(Schema schema, JsonNode node) {
+        try {
+            return describe(schema.validate(node));
+        } catch (RuntimeException e) {
+            return List.of("/: cannot be validated: " + e.getMessage());
+        }
     }
 
     private static List<String> describe(List<Error> errors) {

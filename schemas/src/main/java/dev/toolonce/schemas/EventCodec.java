@@ -1,6 +1,8 @@
 package dev.toolonce.schemas;
 
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.exc.StreamConstraintsException;
+import tools.jackson.core.json.JsonFactory;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
@@ -9,10 +11,13 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * JSON encoding of contract events. Parsing keeps numbers exact (BigDecimal) so that the request
- * hash sees what the agent sent. Thread-safe.
+ * hash sees what the agent sent, within {@link InputBounds}: depth, string and number limits are
+ * enforced while reading, and numbers with absurd exponents are refused before anyone expands them.
+ * Thread-safe.
  */
 public final class EventCodec {
-    private final ObjectMapper mapper = JsonMapper.builder()
+    private final ObjectMapper mapper = JsonMapper.builder(JsonFactory.builder()
+                    .streamReadConstraints(InputBounds.constraints()).build())
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
             .enable(DeserializationFeature.USE_BIG_INTEGER_FOR_INTS)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
@@ -26,11 +31,19 @@ public final class EventCodec {
     /**
      * Parses bytes into a tree.
      *
+     * @throws InputBounds.OutOfBoundsException when the JSON exceeds a limit of {@link InputBounds}
      * @throws IllegalArgumentException with the parser's message when the bytes are not JSON
      */
     public JsonNode parse(byte[] bytes) {
         try {
-            return mapper.readTree(bytes);
+            JsonNode tree = mapper.readTree(bytes);
+            if (tree == null || tree.isMissingNode()) {
+                throw new IllegalArgumentException("malformed JSON: no content");
+            }
+            InputBounds.check(tree);
+            return tree;
+        } catch (StreamConstraintsException e) {
+            throw new InputBounds.OutOfBoundsException("input exceeds a limit: " + e.getOriginalMessage(), e);
         } catch (JacksonException e) {
             throw new IllegalArgumentException("malformed JSON: " + e.getOriginalMessage(), e);
         }
@@ -93,10 +106,26 @@ public final class EventCodec {
         JsonNode result = n.get("result");
         return new ToolResult(text(n, "messageId"), text(n, "intentMessageId"), text(n, "tenantId"),
                 text(n, "tool"), text(n, "operation"), text(n, "idempotencyKey"), text(n, "requestHash"),
-                text(n, "taskId"), text(n, "stepId"), n.path("callVersion").asLong(),
+                text(n, "taskId"), text(n, "stepId"), whole(n, "callVersion", MAX_SAFE_INTEGER),
                 ResultStatus.valueOf(text(n, "status")), text(n, "externalObjectId"),
                 result == null || result.isNull() ? null : result, error,
-                n.path("attempts").asInt(), n.path("replayed").asBoolean(), text(n, "completedAt"));
+                (int) whole(n, "attempts", Integer.MAX_VALUE), n.path("replayed").asBoolean(), text(n, "completedAt"));
+    }
+
+    private static final long MAX_SAFE_INTEGER = (1L << 53) - 1;
+
+    /** A whole number in {@code [0, max]}; absent reads as 0. @throws IllegalArgumentException otherwise */
+    private static long whole(JsonNode n, String field, long max) {
+        JsonNode v = n.get(field);
+        if (v == null || v.isNull()) {
+            return 0;
+        }
+        java.math.BigDecimal d = v.isNumber() ? v.decimalValue() : null;
+        if (d == null || d.signum() < 0 || d.compareTo(java.math.BigDecimal.valueOf(max)) > 0
+                || d.stripTrailingZeros().scale() > 0) {
+            throw new IllegalArgumentException(field + " must be a whole number from 0 to " + max);
+        }
+        return d.longValueExact();
     }
 
     private static void putIfPresent(ObjectNode n, String field, String value) {

@@ -24,6 +24,9 @@ import tools.jackson.databind.node.ObjectNode;
  */
 public final class RequestHasher {
     private static final BigInteger MAX_SAFE = BigInteger.valueOf((1L << 53) - 1);
+    /** Decimal exponents of the largest finite and the smallest subnormal double. */
+    private static final int MAX_DOUBLE_EXPONENT = 308;
+    private static final int MIN_DOUBLE_EXPONENT = -324;
     private static final JsonMapper MAPPER = JsonMapper.builder().build();
 
     /**
@@ -78,14 +81,31 @@ public final class RequestHasher {
     }
 
     private static void checkNumber(String path, BigDecimal value) {
+        // The exponent is read from precision and scale, which cost nothing; nothing is expanded before it is
+        // known to be small (a literal such as 1e1000000000 would otherwise take minutes and gigabytes).
+        long exponent = (long) value.precision() - value.scale() - 1;
+        if (exponent > MAX_DOUBLE_EXPONENT) {
+            throw new InvalidArgumentsException(path, "is outside the IEEE double range");
+        }
+        if (exponent < MIN_DOUBLE_EXPONENT && value.signum() != 0) {
+            throw new InvalidArgumentsException(path,
+                    "is too small for an IEEE double: JSON canonicalization (RFC 8785) would read it as 0; send it as a string");
+        }
         BigDecimal stripped = value.stripTrailingZeros();
         boolean integral = stripped.scale() <= 0;
-        if (integral && stripped.toBigInteger().abs().compareTo(MAX_SAFE) > 0) {
+        if (integral && (exponent > 15 || stripped.toBigInteger().abs().compareTo(MAX_SAFE) > 0)) {
             throw new InvalidArgumentsException(path,
                     "is an integer beyond ±(2^53-1) that JSON canonicalization (RFC 8785) cannot keep exact: send it as a string");
         }
-        if (Double.isInfinite(value.doubleValue())) {
+        double d = value.doubleValue();
+        if (Double.isInfinite(d)) {
             throw new InvalidArgumentsException(path, "is outside the IEEE double range");
+        }
+        // Two decimals that differ only beyond a double's precision would share one canonical form and so one
+        // hash: refuse them instead, so that different requests never look alike.
+        if (!integral && new BigDecimal(Double.toString(d)).compareTo(value) != 0) {
+            throw new InvalidArgumentsException(path,
+                    "has more precision than an IEEE double keeps, so RFC 8785 would conflate it with a nearby number: send it as a string");
         }
     }
 }

@@ -1,8 +1,12 @@
 package dev.toolonce.agent.results;
 
+import dev.toolonce.schemas.EventCodec;
+import dev.toolonce.schemas.InputBounds;
 import dev.toolonce.schemas.ResultStatus;
 import dev.toolonce.schemas.ToolResult;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.springframework.jdbc.core.JdbcTemplate;
+import tools.jackson.databind.JsonNode;
 
 /**
  * Applies a result event to the agent's step (DESIGN.md point 12): only a newer {@code callVersion} of
@@ -27,14 +31,63 @@ public final class StepResults {
             ON CONFLICT (result_message_id) DO NOTHING
             """;
 
+    private static final String DEAD_LETTERED = """
+            INSERT INTO %s.step_result_log (result_message_id, intent_message_id, task_id, step_id, status,
+                call_version, applied, reason, dead_lettered, kafka_coordinates)
+            VALUES (?, ?, ?, ?, ?, ?, false, ?, true, ?)
+            ON CONFLICT (result_message_id) DO NOTHING
+            """;
+    private static final int MAX_ID_CHARS = 255;
+    private static final int MAX_REASON_CHARS = 2000;
+
     private final JdbcTemplate jdbc;
     private final String apply;
     private final String log;
+    private final String deadLettered;
+    private final EventCodec codec = new EventCodec();
 
     public StepResults(JdbcTemplate jdbc, String schema) {
         this.jdbc = jdbc;
         this.apply = APPLY.formatted(schema);
         this.log = LOG.formatted(schema);
+        this.deadLettered = DEAD_LETTERED.formatted(schema);
+    }
+
+    /**
+     * Records a result that is being dead-lettered, with whatever can be read of it (control characters
+     * replaced, lengths cut), so that the step it answers does not wait silently. Idempotent per record.
+     *
+     * @param decoded the decoded result, or null when the record could not be decoded
+     */
+    public void deadLettered(ConsumerRecord<byte[], byte[]> record, ToolResult decoded, String code, String message) {
+        JsonNode tree = decoded == null ? leniently(record.value()) : null;
+        String messageId = decoded != null ? decoded.messageId() : text(tree, "messageId");
+        String coordinates = record.topic() + "-" + record.partition() + "@" + record.offset();
+        String reason = InputBounds.text("dead-lettered " + code + ": " + message
+                + (messageId == null ? "" : " (message id " + messageId + ")"), MAX_REASON_CHARS);
+        jdbc.update(deadLettered, "dead-letter:" + coordinates,
+                id(decoded != null ? decoded.intentMessageId() : text(tree, "intentMessageId")),
+                id(decoded != null ? decoded.taskId() : text(tree, "taskId")),
+                id(decoded != null ? decoded.stepId() : text(tree, "stepId")),
+                id(decoded != null ? decoded.status().name() : text(tree, "status")),
+                decoded != null ? Long.valueOf(decoded.callVersion()) : null, reason, coordinates);
+    }
+
+    private JsonNode leniently(byte[] value) {
+        try {
+            return value == null ? null : codec.parse(value);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    private static String text(JsonNode tree, String field) {
+        JsonNode v = tree == null || !tree.isObject() ? null : tree.get(field);
+        return v != null && v.isString() ? v.asString() : null;
+    }
+
+    private static String id(String s) {
+        return InputBounds.identifier(s, MAX_ID_CHARS);
     }
 
     /** Must run in the inbox transaction. @return whether a step changed */

@@ -26,6 +26,7 @@ import dev.toolonce.executor.intake.IntentListener;
 import dev.toolonce.executor.intake.IntentParser;
 import dev.toolonce.executor.results.ResultEvents;
 import dev.toolonce.executor.web.ExecutorStats;
+import dev.toolonce.jdbc.DatabaseProbe;
 import dev.toolonce.jdbc.InboxStore;
 import dev.toolonce.jdbc.OutboxStore;
 import dev.toolonce.jdbc.PendingReplyStore;
@@ -51,12 +52,21 @@ public class ExecutorConfiguration {
     private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(ExecutorConfiguration.class);
 
     /**
-     * A failing intake batch (database down) is retried for ever, one second apart: skipping it would
-     * commit offsets of intents that were never recorded. Bad records never get here; they are dead-lettered.
+     * Only infrastructure failures reach the container (the database does not answer, the DLQ does not
+     * acknowledge): the batch is redelivered for ever, one second apart, because skipping it would commit offsets
+     * of intents never recorded. Bad records never get here: {@code IsolatingBatchProcessor} dead-letters them
+     * one by one. The listener logs the outage itself, rate-limited.
      */
     @Bean
     CommonErrorHandler kafkaErrorHandler() {
-        return new DefaultErrorHandler(new FixedBackOff(1000L, FixedBackOff.UNLIMITED_ATTEMPTS));
+        DefaultErrorHandler handler = new DefaultErrorHandler(new FixedBackOff(1000L, FixedBackOff.UNLIMITED_ATTEMPTS));
+        handler.setLogLevel(org.springframework.kafka.KafkaException.Level.WARN);
+        return handler;
+    }
+
+    @Bean
+    DatabaseProbe databaseProbe(JdbcTemplate jdbc) {
+        return new DatabaseProbe(jdbc);
     }
 
     @Bean
@@ -173,10 +183,12 @@ public class ExecutorConfiguration {
     @Bean
     IntentListener intentListener(EventCodec codec, Intake intake, KafkaTemplate<byte[], byte[]> kafka,
                                   TransactionTemplate tx, Dispatcher dispatcher, ExecutorProperties p,
-                                  ExecutorStats stats, KafkaProperties kafkaProperties) {
+                                  ExecutorStats stats, KafkaProperties kafkaProperties, DatabaseProbe probe,
+                                  MeterRegistry meters) {
         checkOffsetSettings(kafkaProperties.buildConsumerProperties());
         IntentParser parser = new IntentParser(codec, new ContractValidator(), p.maxPayloadBytes());
-        return new IntentListener(parser, intake, new DeadLetters(kafka, p.deadLetterTopic()), tx, dispatcher, stats);
+        return new IntentListener(parser, intake, new DeadLetters(kafka, p.deadLetterTopic()), tx, dispatcher, stats,
+                probe, p.poisonAttempts(), meters);
     }
 
     /** DESIGN.md point 4: offsets are committed by us after intake, and a new group starts at the beginning. */

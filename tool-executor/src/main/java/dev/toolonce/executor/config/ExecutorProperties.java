@@ -32,6 +32,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param retention        how long terminal calls and inbox rows are kept (DESIGN.md point 10)
  * @param retentionMargin  intents older than {@code retention - margin} are refused as expired
  * @param allowInfiniteTopicRetention accept consumed topics with retention.ms = -1 (an explicit override)
+ * @param poisonAttempts   times a record that fails on its own is tried before it is dead-lettered
  * @param tools            the tools this executor may call, by name
  */
 @ConfigurationProperties("toolonce.executor")
@@ -60,12 +61,16 @@ public record ExecutorProperties(
         @DefaultValue("8d") Duration retention,
         @DefaultValue("1d") Duration retentionMargin,
         @DefaultValue("false") boolean allowInfiniteTopicRetention,
+        @DefaultValue("3") int poisonAttempts,
         Map<String, ToolProperties> tools) {
 
     public ExecutorProperties {
         tools = tools == null ? Map.of() : Map.copyOf(tools);
         if (workers < 1 || claimBatch < 1) {
             throw new IllegalArgumentException("toolonce.executor.workers and claim-batch must be >= 1");
+        }
+        if (poisonAttempts < 1) {
+            throw new IllegalArgumentException("toolonce.executor.poison-attempts must be >= 1 (is " + poisonAttempts + ")");
         }
         checkLeases(tools, lease, heartbeat, leaseMargin);
         if (retentionMargin.compareTo(retention) >= 0) {

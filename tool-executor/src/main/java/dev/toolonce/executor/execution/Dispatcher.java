@@ -46,7 +46,9 @@ public final class Dispatcher implements SmartLifecycle {
     private final ExecutorService workers;
     private final String owner = "executor-" + UUID.randomUUID();
     private volatile boolean running;
-    private Thread loop;
+    private volatile boolean failing;
+    private volatile long lastRound = System.nanoTime();
+    private volatile Thread loop;
 
     /** Timing of claims: how many, for how long, how often to extend and to look for work. */
     public record Settings(int workers, int claimBatch, Duration lease, Duration heartbeat, Duration idlePoll) {
@@ -110,31 +112,62 @@ public final class Dispatcher implements SmartLifecycle {
 
     private void run() {
         while (running) {
+            lastRound = System.nanoTime();
             try {
                 int claimed = claimAndSubmit();
                 if (claimed == 0) {
                     wakeups.tryAcquire(idlePoll.toMillis(), TimeUnit.MILLISECONDS);
                     wakeups.drainPermits();
                 }
+                failing = false;
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
-            } catch (RuntimeException e) {
-                log.error("dispatch failed; retrying shortly", e);
+            } catch (RuntimeException | Error e) {
+                // Any failure (the database restarting, a bug) costs one round, never the loop.
+                if (!failing) {
+                    log.error("dispatch failed; retrying every {} until it works", idlePoll, e);
+                } else {
+                    log.debug("dispatch still failing: {}", e.toString());
+                }
+                failing = true;
                 sleepQuietly(idlePoll);
             }
         }
     }
 
+    /**
+     * Claims as many due calls as there are free workers and hands each to one. Every permit taken is either
+     * given to a submitted call (which returns it when done) or returned here, whatever fails.
+     */
     private int claimAndSubmit() throws InterruptedException {
         freeWorkers.acquire();
         int free = 1 + freeWorkers.drainPermits();
-        List<ToolCall> claimed = tx.execute(s -> calls.claim(owner, Math.min(free, claimBatch), lease));
-        freeWorkers.release(free - claimed.size());
-        for (ToolCall call : claimed) {
-            workers.execute(() -> runOne(call));
+        int submitted = 0;
+        try {
+            List<ToolCall> claimed = tx.execute(s -> calls.claim(owner, Math.min(free, claimBatch), lease));
+            for (ToolCall call : claimed) {
+                workers.execute(() -> runOne(call));
+                submitted++;
+            }
+            return submitted;
+        } finally {
+            freeWorkers.release(free - submitted);
         }
-        return claimed.size();
+    }
+
+    /**
+     * Whether the dispatch loop is alive and not stuck: it ran a round within {@code maxSilence}. A round waits at
+     * most the idle poll, or a claim statement.
+     */
+    public boolean healthy(Duration maxSilence) {
+        return running && loop != null && loop.isAlive()
+                && System.nanoTime() - lastRound < maxSilence.toNanos();
+    }
+
+    /** Whether the last round failed (e.g. the database does not answer). */
+    public boolean failing() {
+        return failing;
     }
 
     private void runOne(ToolCall call) {
@@ -152,9 +185,9 @@ public final class Dispatcher implements SmartLifecycle {
             crashPoints.reach(CrashPoints.AFTER_TOOL_BEFORE_RECORD);
             completion.record(call, outcome);
             crashPoints.reach(CrashPoints.AFTER_RECORD);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             // The call stays STARTED; its lease expires and the outcome is treated as unknown.
-            log.error("recording the outcome of call {} failed", call.id(), e);
+            log.error("running or recording call {} failed; its lease will expire and the sweeper decides", call.id(), e);
         } finally {
             inFlight.remove(call.id());
             freeWorkers.release();
@@ -172,7 +205,7 @@ public final class Dispatcher implements SmartLifecycle {
                         held.size() - extended.size(), held.size());
             }
         } catch (RuntimeException e) {
-            log.warn("lease heartbeat failed: {}", e.toString());
+            log.warn("lease heartbeat failed (next one in {}): {}", heartbeat, e.toString());
         }
     }
 

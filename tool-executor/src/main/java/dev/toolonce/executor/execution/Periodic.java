@@ -16,6 +16,8 @@ public final class Periodic {
 
     private final String name;
     private ScheduledExecutorService timer;
+    private volatile long lastSuccess;
+    private volatile int failures;
 
     /** @param name the thread's name, also used in log lines */
     public Periodic(String name) {
@@ -38,9 +40,25 @@ public final class Periodic {
     private void runSafely(Runnable task, Duration delay) {
         try {
             task.run();
-        } catch (RuntimeException e) {
-            log.error("{} round failed; next round in {}", name, delay, e);
+            lastSuccess = System.nanoTime();
+            failures = 0;
+        } catch (Throwable e) {
+            // A scheduled task that throws is never run again: nothing may leave this method.
+            failures++;
+            if (failures == 1 || failures % 60 == 0) {
+                log.error("{} round failed ({} in a row); next round in {}", name, failures, delay, e);
+            } else {
+                log.warn("{} round failed ({} in a row): {}", name, failures, e.toString());
+            }
+            if (e instanceof InterruptedException || Thread.currentThread().isInterrupted()) {
+                Thread.currentThread().interrupt();
+            }
         }
+    }
+
+    /** Whether a round succeeded within {@code window} (or none has run yet after starting). */
+    public boolean succeededWithin(Duration window) {
+        return isRunning() && (lastSuccess == 0 ? failures == 0 : System.nanoTime() - lastSuccess < window.toNanos());
     }
 
     /** Stops every round; a running one is interrupted. */

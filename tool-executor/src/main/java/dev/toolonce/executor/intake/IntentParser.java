@@ -4,6 +4,7 @@ import dev.toolonce.jdbc.PayloadHash;
 import dev.toolonce.schemas.Contract;
 import dev.toolonce.schemas.ContractValidator;
 import dev.toolonce.schemas.EventCodec;
+import dev.toolonce.schemas.InputBounds;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -37,6 +38,8 @@ public final class IntentParser {
         JsonNode tree;
         try {
             tree = codec.parse(value);
+        } catch (InputBounds.OutOfBoundsException e) {
+            return new ParsedIntent.Refused(record, "INPUT_OUT_OF_BOUNDS", e.getMessage());
         } catch (IllegalArgumentException e) {
             return new ParsedIntent.Refused(record, "MALFORMED_JSON", e.getMessage());
         }
@@ -47,17 +50,34 @@ public final class IntentParser {
         return withMessageId(record, tree, violations.isEmpty() ? null : String.join("; ", violations));
     }
 
-    /** Every required field is there with its JSON type, and only the scope fields break their patterns. */
+    /**
+     * Every required field is there with its JSON type, and only the scope fields break their patterns — in a
+     * way the answer can echo safely (no control characters, not absurdly long); anything worse is dead-lettered.
+     */
     private static boolean onlyScopeViolations(JsonNode tree, List<String> violations) {
         boolean shaped = tree.isObject() && tree.path("arguments").isObject()
-                && SCOPE_FIELDS.stream().allMatch(f -> tree.path(f).isString());
+                && SCOPE_FIELDS.stream().allMatch(f -> tree.path(f).isString()
+                        && echoable(tree.path(f).asString()));
         return shaped && violations.stream().allMatch(v -> SCOPE_FIELDS.stream().anyMatch(f -> v.startsWith("/" + f + ":")));
     }
+
+    private static boolean echoable(String value) {
+        return value.length() <= MAX_ECHOED_CHARS && !InputBounds.hasControl(value);
+    }
+
+    /** Longest scope value an INVALID_ARGUMENTS answer echoes (the result schema's limit). */
+    private static final int MAX_ECHOED_CHARS = 1024;
+    /** Longest message id, as the intent schema allows for the body's {@code messageId}. */
+    private static final int MAX_MESSAGE_ID_CHARS = 255;
 
     private static final List<String> SCOPE_FIELDS = List.of("tenantId", "tool", "operation", "idempotencyKey");
 
     private ParsedIntent withMessageId(ConsumerRecord<byte[], byte[]> record, JsonNode tree, String scopeProblem) {
         String header = header(record, Contract.CE_ID);
+        if (header != null && (header.isEmpty() || header.length() > MAX_MESSAGE_ID_CHARS || InputBounds.hasControl(header))) {
+            return new ParsedIntent.Refused(record, "INVALID_MESSAGE_ID", "the ce_id header must be 1-"
+                    + MAX_MESSAGE_ID_CHARS + " characters without control characters");
+        }
         JsonNode body = tree.get("messageId");
         String bodyId = body == null || body.isNull() ? null : body.asString();
         if (header != null && bodyId != null && !header.equals(bodyId)) {

@@ -6,6 +6,7 @@ import dev.toolonce.jdbc.OutboxEvent;
 import dev.toolonce.jdbc.OutboxStore;
 import dev.toolonce.schemas.Contract;
 import dev.toolonce.schemas.EventCodec;
+import dev.toolonce.schemas.InputBounds;
 import dev.toolonce.schemas.ResultStatus;
 import dev.toolonce.schemas.ToolIntent;
 import dev.toolonce.schemas.ToolResult;
@@ -73,9 +74,12 @@ public final class ResultEvents {
                        Addressee to, long version, ResultStatus status, String externalId, JsonNode result,
                        ToolResult.ResultError error, int attempts, boolean replayed) {
         UUID id = UUID.randomUUID();
+        // Whatever a tool answered, the event stays inside the result schema's text limits.
+        ToolResult.ResultError safeError = error == null ? null : new ToolResult.ResultError(
+                InputBounds.identifier(error.code(), 255), InputBounds.text(error.message(), 4000));
         ToolResult r = new ToolResult(id.toString(), to.intentMessageId(), tenant, tool, operation, key, requestHash,
-                to.taskId(), to.stepId(), version, status, externalId, result, error, attempts, replayed,
-                clock.instant().toString());
+                to.taskId(), to.stepId(), version, status, InputBounds.identifier(externalId, 1024), result, safeError,
+                attempts, replayed, clock.instant().toString());
         outbox.append(new OutboxEvent(id, topic, recordKey, Contract.RESULT_TYPE, source, recordKey, codec.write(r), null));
     }
 

@@ -1,22 +1,56 @@
 package dev.toolonce.executor.web;
 
+import dev.toolonce.executor.execution.Dispatcher;
+import dev.toolonce.jdbc.DatabaseProbe;
+import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.Map;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
+import org.springframework.kafka.listener.MessageListenerContainer;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /** Readiness and counters. */
 @RestController
 public class ExecutorController {
-    private final ExecutorStats stats;
+    /** A dispatch round waits at most the idle poll or one claim statement; far longer means it is stuck. */
+    private static final Duration DISPATCH_SILENCE = Duration.ofSeconds(30);
 
-    public ExecutorController(ExecutorStats stats) {
+    private final ExecutorStats stats;
+    private final DatabaseProbe database;
+    private final KafkaListenerEndpointRegistry listeners;
+    private final Dispatcher dispatcher;
+
+    public ExecutorController(ExecutorStats stats, DatabaseProbe database, KafkaListenerEndpointRegistry listeners,
+                              Dispatcher dispatcher) {
         this.stats = stats;
+        this.database = database;
+        this.listeners = listeners;
+        this.dispatcher = dispatcher;
     }
 
-    /** 200 once the context (migrations, listener, dispatcher) is up. */
+    /**
+     * 200 while the executor can do its work: the database answers, every listener container runs and the
+     * dispatcher's loop is alive and not failing; 503 naming what is wrong otherwise.
+     */
     @GetMapping("/ready")
-    public Map<String, String> ready() {
-        return Map.of("status", "ready");
+    public ResponseEntity<Map<String, Object>> ready() {
+        Map<String, Object> checks = new LinkedHashMap<>();
+        checks.put("database", database.getAsBoolean());
+        checks.put("listeners", listenersRunning());
+        checks.put("dispatcher", dispatcher.healthy(DISPATCH_SILENCE) && !dispatcher.failing());
+        boolean ready = checks.values().stream().allMatch(Boolean.TRUE::equals);
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("status", ready ? "ready" : "not ready");
+        body.put("checks", checks);
+        return ResponseEntity.status(ready ? HttpStatus.OK : HttpStatus.SERVICE_UNAVAILABLE).body(body);
+    }
+
+    private boolean listenersRunning() {
+        var containers = listeners.getListenerContainers();
+        return !containers.isEmpty() && containers.stream().allMatch(MessageListenerContainer::isRunning);
     }
 
     @GetMapping("/executor/stats")
