@@ -27,7 +27,9 @@ import org.springframework.util.unit.DataSize;
  * @param maxRecordBytes     the largest record (key + value + headers) sent to its topic; a
  *                           larger one is dead-lettered without its value
  * @param restartBackoffMin  first wait before a failed engine is started again (doubles)
- * @param restartBackoffMax  longest wait between two engine restarts
+ * @param restartBackoffMax  longest wait between two engine restarts; it bounds how long the
+ *                           relay takes to resume once a crashed PostgreSQL or Kafka is back,
+ *                           so it is capped at {@value #MAX_RESTART_BACKOFF_SECONDS} s
  */
 @ConfigurationProperties("toolonce.relay")
 public record RelayProperties(
@@ -39,9 +41,11 @@ public record RelayProperties(
         @DefaultValue("5s") Duration heartbeatInterval,
         @DefaultValue("toolonce.relay.dlq") String deadLetterTopic,
         @DefaultValue("1MB") DataSize maxRecordBytes,
-        @DefaultValue("1s") Duration restartBackoffMin,
-        @DefaultValue("30s") Duration restartBackoffMax) {
+        @DefaultValue("500ms") Duration restartBackoffMin,
+        @DefaultValue("2s") Duration restartBackoffMax) {
 
+    /** The longest restart backoff accepted: resume must follow a recovered dependency within seconds. */
+    public static final long MAX_RESTART_BACKOFF_SECONDS = 5;
     private static final String P = "toolonce.relay.";
     private static final Pattern TOPIC = Pattern.compile("[A-Za-z0-9._-]{1,249}");
 
@@ -69,6 +73,13 @@ public record RelayProperties(
                 P + "max-record-bytes is " + maxRecordBytes + ": set a value between 1KB and 64MB");
         requirePositive(restartBackoffMin, "restart-backoff-min");
         requirePositive(restartBackoffMax, "restart-backoff-max");
+        require(restartBackoffMin.compareTo(restartBackoffMax) <= 0, P + "restart-backoff-min is "
+                + restartBackoffMin.toMillis() + "ms but restart-backoff-max is " + restartBackoffMax.toMillis()
+                + "ms: the first wait cannot be longer than the longest");
+        require(restartBackoffMax.compareTo(Duration.ofSeconds(MAX_RESTART_BACKOFF_SECONDS)) <= 0,
+                P + "restart-backoff-max is " + restartBackoffMax.toMillis() + "ms: set at most "
+                        + MAX_RESTART_BACKOFF_SECONDS + "s, or the relay resumes that much later after a "
+                        + "database or broker restart");
         validateSources(sources);
     }
 

@@ -29,12 +29,19 @@ public final class EngineSettings {
     }
 
     /**
-     * @param relay    the relay's settings
-     * @param source   the source
-     * @param snapshot whether to snapshot the outbox table first (only after a slot repair)
+     * The engine never snapshots: rows that the slot cannot deliver are published by
+     * {@code snapshot.OutboxSnapshot} before the engine starts, from a slot that already exists,
+     * so no commit can fall between the two. Debezium's own retries are switched off
+     * ({@code errors.max.retries=0}): a lost database connection ends the engine at once and the
+     * source's supervisor, which re-checks the slot and reports the outage on {@code /ready},
+     * starts it again after its capped backoff, instead of Debezium waiting up to 10 s per
+     * attempt behind a "polling" engine.
+     *
+     * @param relay  the relay's settings
+     * @param source the source
      * @return new properties for {@code DebeziumEngine.Builder.using(Properties)}
      */
-    public static Properties of(RelayProperties relay, Source source, boolean snapshot) {
+    public static Properties of(RelayProperties relay, Source source) {
         JdbcLocation db = source.location();
         Properties p = new Properties();
         p.setProperty("name", "toolonce-relay-" + source.name());
@@ -61,7 +68,7 @@ public final class EngineSettings {
         p.setProperty("publication.name", source.publication());
         p.setProperty("publication.autocreate.mode", "disabled");
         p.setProperty("table.include.list", source.schema() + "\\." + source.tableName());
-        p.setProperty("snapshot.mode", snapshot ? "initial" : "no_data");
+        p.setProperty("snapshot.mode", "no_data");
         p.setProperty("tombstones.on.delete", "false");
 
         p.setProperty("poll.interval.ms", Long.toString(relay.pollInterval().toMillis()));
@@ -70,6 +77,9 @@ public final class EngineSettings {
 
         p.setProperty("heartbeat.interval.ms", Long.toString(relay.heartbeatInterval().toMillis()));
         p.setProperty("heartbeat.action.query", HEARTBEAT_QUERY.formatted(source.slot()));
+
+        p.setProperty("errors.max.retries", "0");
+        p.setProperty("retriable.restart.connector.wait.ms", "500");
         return p;
     }
 }

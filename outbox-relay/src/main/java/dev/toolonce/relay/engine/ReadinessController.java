@@ -8,8 +8,11 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * {@code GET /ready}: 200 when every source's slot exists and its engine polls, 503 otherwise;
- * the body lists every source either way.
+ * {@code GET /ready}: 200 when the relay can do its work — Kafka answers, and for every source
+ * the database answers, the slot exists and the engine polls and delivers — 503 otherwise; the
+ * body says which part is missing either way. {@code GET /live}: 200 while the process serves
+ * HTTP, whatever its dependencies (for a liveness probe that must not restart the relay because
+ * PostgreSQL or Kafka is down).
  */
 @RestController
 public class ReadinessController {
@@ -21,14 +24,24 @@ public class ReadinessController {
     }
 
     /** The readiness body. */
-    public record Readiness(boolean ready, List<SourceStatus> sources) {
+    public record Readiness(boolean ready, boolean kafkaReachable, List<SourceStatus> sources) {
+
+        /** Ready when Kafka answers and every source is ready; never with no sources. */
+        public static Readiness of(boolean kafkaReachable, List<SourceStatus> sources) {
+            boolean ready = kafkaReachable && !sources.isEmpty() && sources.stream().allMatch(SourceStatus::ready);
+            return new Readiness(ready, kafkaReachable, sources);
+        }
     }
 
     @GetMapping("/ready")
     public ResponseEntity<Readiness> ready() {
-        List<SourceStatus> sources = engines.statuses();
-        boolean ready = !sources.isEmpty() && sources.stream().allMatch(SourceStatus::ready);
-        return ResponseEntity.status(ready ? HttpStatus.OK : HttpStatus.SERVICE_UNAVAILABLE)
-                .body(new Readiness(ready, sources));
+        Readiness readiness = Readiness.of(engines.kafkaReachable(), engines.statuses());
+        return ResponseEntity.status(readiness.ready() ? HttpStatus.OK : HttpStatus.SERVICE_UNAVAILABLE)
+                .body(readiness);
+    }
+
+    @GetMapping("/live")
+    public ResponseEntity<String> live() {
+        return ResponseEntity.ok("live");
     }
 }

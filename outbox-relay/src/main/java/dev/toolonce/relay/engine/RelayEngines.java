@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.producer.Producer;
@@ -14,6 +15,7 @@ import org.springframework.stereotype.Component;
 
 import dev.toolonce.relay.config.RelayProperties;
 import dev.toolonce.relay.config.RelayProperties.Source;
+import dev.toolonce.relay.health.DependencyProbes;
 import dev.toolonce.relay.publish.DeadLetterTopic;
 import dev.toolonce.relay.publish.OutboxPublisher;
 import dev.toolonce.relay.publish.OutboxRowReader;
@@ -23,7 +25,8 @@ import dev.toolonce.relay.stats.RelayStats;
 /**
  * Starts one {@link SourceRunner} thread per configured source once the application context is
  * up, and closes every engine at shutdown (before the Kafka producer is closed, so the last
- * batches are acknowledged and their offsets flushed).
+ * batches are acknowledged and their offsets flushed). A watchdog thread probes the databases
+ * and Kafka every second for {@code /ready} and restarts engines that stopped delivering.
  */
 @Component
 public class RelayEngines implements SmartLifecycle {
@@ -36,8 +39,9 @@ public class RelayEngines implements SmartLifecycle {
     private final TopicProbe probe;
     private final RelayStats stats;
     private final Clock clock;
-    private final List<SourceRunner> runners = new ArrayList<>();
+    private final List<SourceRunner> runners = new CopyOnWriteArrayList<>();
     private final List<Thread> threads = new ArrayList<>();
+    private final DependencyProbes probes;
     private volatile boolean started;
 
     public RelayEngines(RelayProperties props, Producer<byte[], byte[]> relayProducer, Admin relayAdmin,
@@ -48,6 +52,7 @@ public class RelayEngines implements SmartLifecycle {
         this.probe = probe;
         this.stats = stats;
         this.clock = relayClock;
+        this.probes = new DependencyProbes(props.sources(), relayAdmin);
     }
 
     @Override
@@ -66,6 +71,9 @@ public class RelayEngines implements SmartLifecycle {
         Thread dlq = new Thread(this::ensureDeadLetterTopic, "relay-dlq-topic");
         dlq.setDaemon(true);
         dlq.start();
+        Thread watchdog = new Thread(this::watch, "relay-watchdog");
+        watchdog.setDaemon(true);
+        watchdog.start();
     }
 
     @Override
@@ -80,6 +88,7 @@ public class RelayEngines implements SmartLifecycle {
             }
         }
         started = false;
+        probes.close();
         log.info("All relay engines stopped");
     }
 
@@ -90,22 +99,63 @@ public class RelayEngines implements SmartLifecycle {
 
     /** Statuses of all sources, in configuration order. */
     public List<SourceStatus> statuses() {
-        return runners.stream().map(SourceRunner::status).toList();
+        return runners.stream().map(r -> r.status(probes.databaseReachable(r.name()))).toList();
+    }
+
+    /** Whether the last probe of the Kafka cluster answered. */
+    public boolean kafkaReachable() {
+        return probes.kafkaReachable();
+    }
+
+    /** Every second: probe the dependencies, check each engine's progress; survives any Throwable. */
+    private void watch() {
+        while (started) {
+            try {
+                probes.probeAll();
+            } catch (Throwable e) {
+                log.error("Dependency probe failed unexpectedly", e);
+            }
+            for (SourceRunner runner : List.copyOf(runners)) {
+                try {
+                    runner.checkProgress();
+                } catch (Throwable e) {
+                    log.error("Source '{}': progress check failed unexpectedly", runner.name(), e);
+                }
+            }
+            if (!sleep(1_000)) {
+                return;
+            }
+        }
     }
 
     private void ensureDeadLetterTopic() {
-        try {
-            while (started) {
+        while (started) {
+            try {
                 Optional<String> problem = DeadLetterTopic.ensure(admin, props.deadLetterTopic());
                 if (problem.isEmpty()) {
                     return;
                 }
                 log.warn("Dead-letter topic {} is not available yet ({}); retrying in 5 s", props.deadLetterTopic(),
                         problem.get());
-                Thread.sleep(5_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (Throwable e) {
+                log.error("Creating dead-letter topic {} failed; retrying in 5 s", props.deadLetterTopic(), e);
             }
+            if (!sleep(5_000)) {
+                return;
+            }
+        }
+    }
+
+    private static boolean sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+            return true;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            return false;
         }
     }
 }

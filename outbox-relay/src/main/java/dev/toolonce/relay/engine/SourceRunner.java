@@ -1,6 +1,8 @@
 package dev.toolonce.relay.engine;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.OptionalLong;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -12,6 +14,7 @@ import dev.toolonce.relay.config.RelayProperties;
 import dev.toolonce.relay.config.RelayProperties.Source;
 import dev.toolonce.relay.publish.OutboxPublisher;
 import dev.toolonce.relay.slot.SourcePreparation;
+import dev.toolonce.relay.snapshot.OutboxSnapshot;
 import io.debezium.embedded.Connect;
 import io.debezium.engine.DebeziumEngine;
 import io.debezium.engine.RecordChangeEvent;
@@ -19,14 +22,21 @@ import io.debezium.engine.format.ChangeEventFormat;
 
 /**
  * Supervises one source on its own thread: prepares the database (migrations, slot), waits for
- * the publication, then runs the Debezium engine; when the engine or the preparation fails it
- * logs why and starts over after a backoff that doubles up to {@code restart-backoff-max}.
+ * the publication, snapshots the outbox table when the slot cannot deliver its earlier rows, then
+ * runs the Debezium engine. When anything fails — a lost database connection ends the engine, a
+ * Kafka send that cannot complete ends the batch — it logs why and starts over after a backoff
+ * that doubles up to {@code restart-backoff-max}; any {@link Throwable} is caught per attempt,
+ * so the thread only ends when the relay stops.
+ *
+ * <p>A watchdog ({@link #checkProgress}) restarts an engine that claims to poll but has
+ * delivered nothing, not even a heartbeat, for {@link #stallAfter()}.
  */
 public final class SourceRunner implements Runnable {
 
     private static final Logger log = LoggerFactory.getLogger(SourceRunner.class);
     /** An engine that ran this long before failing restarts after the shortest backoff again. */
     private static final Duration HEALTHY_RUN = Duration.ofMinutes(1);
+    private static final Duration MIN_STALL = Duration.ofSeconds(30);
 
     private final RelayProperties relay;
     private final Source source;
@@ -37,6 +47,8 @@ public final class SourceRunner implements Runnable {
     private volatile SourceState state = SourceState.PREPARING;
     private volatile boolean slotReady;
     private volatile boolean polling;
+    private volatile boolean batchInProgress;
+    private volatile long lastDeliveryNanos = System.nanoTime();
     private volatile String lastError;
     private volatile DebeziumEngine<RecordChangeEvent<SourceRecord>> engine;
 
@@ -49,61 +61,87 @@ public final class SourceRunner implements Runnable {
 
     @Override
     public void run() {
-        Duration backoff = relay.restartBackoffMin();
+        RestartBackoff backoff = new RestartBackoff(relay.restartBackoffMin(), relay.restartBackoffMax(), HEALTHY_RUN);
+        String lastFailure = null;
         while (!stopping()) {
             long started = System.nanoTime();
             try {
                 runOnce();
             } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
+                if (stopping()) {
+                    break;
+                }
+                log.warn("Source '{}': interrupted while not stopping; carrying on", source.name());
             } catch (EngineStopped e) {
-                log.warn("Source '{}': restarting its engine in {} ms", source.name(), backoff.toMillis());
-            } catch (Exception e) {
+                log.warn("Source '{}': engine ended; starting it again", source.name());
+            } catch (Throwable e) { // every failure, Errors included: this thread must outlive it
                 lastError = e.toString();
-                log.error("Source '{}' failed; retrying in {} ms", source.name(), backoff.toMillis(), e);
+                if (lastError.equals(lastFailure)) { // an outage repeats itself every attempt: one trace is enough
+                    log.error("Source '{}' failed again in state {}: {}", source.name(), state, lastError);
+                } else {
+                    log.error("Source '{}' failed in state {}: {}", source.name(), state, lastError, e);
+                }
+                lastFailure = lastError;
             }
             if (stopping()) {
                 break;
             }
-            if (Duration.ofNanos(System.nanoTime() - started).compareTo(HEALTHY_RUN) > 0) {
-                backoff = relay.restartBackoffMin();
-            }
+            Duration wait = backoff.after(Duration.ofNanos(System.nanoTime() - started));
             state = SourceState.BACKING_OFF;
-            if (awaitStop(backoff)) {
+            log.info("Source '{}': next attempt in {} ms", source.name(), wait.toMillis());
+            if (awaitStop(wait)) {
                 break;
             }
-            backoff = min(backoff.multipliedBy(2), relay.restartBackoffMax());
         }
         state = SourceState.STOPPED;
     }
 
     private void runOnce() throws Exception {
         state = SourceState.PREPARING;
+        polling = false;
         preparation.migrateAndEnsureSlot();
         slotReady = true;
         state = SourceState.WAITING_FOR_PUBLICATION;
         if (!preparation.awaitPublication(this::stopping)) {
             return;
         }
-        boolean snapshot = preparation.repairSlotOlderThanPublication();
+        preparation.repairSlotOlderThanPublication();
+        if (preparation.snapshotNeeded() && !snapshot()) {
+            return;
+        }
         state = SourceState.STARTING;
-        runEngine(snapshot);
+        runEngine();
     }
 
-    private void runEngine(boolean snapshot) throws Exception {
+    /** @return false when the relay began stopping before the snapshot completed */
+    private boolean snapshot() throws Exception {
+        state = SourceState.SNAPSHOTTING;
+        log.info("Source '{}': no position stored for slot '{}' and no completed snapshot: publishing the rows "
+                + "already in {} before streaming (rows the slot also delivers are sent twice, same ce_id)",
+                source.name(), source.slot(), source.table());
+        long started = System.nanoTime();
+        OptionalLong rows = new OutboxSnapshot(source, publisher, relay.maxBatchSize()).publishAll(this::stopping);
+        if (rows.isEmpty()) {
+            return false;
+        }
+        preparation.markSnapshotDone(rows.getAsLong());
+        log.info("Source '{}': snapshot of {} complete: {} rows published in {} ms", source.name(), source.table(),
+                rows.getAsLong(), (System.nanoTime() - started) / 1_000_000);
+        return true;
+    }
+
+    private void runEngine() throws Exception {
         DebeziumEngine<RecordChangeEvent<SourceRecord>> e = DebeziumEngine
                 .create(ChangeEventFormat.of(Connect.class))
-                .using(EngineSettings.of(relay, source, snapshot))
+                .using(EngineSettings.of(relay, source))
                 .using(new Callbacks())
                 .using(this::completed)
-                .notifying(publisher)
+                .notifying(this::handleBatch)
                 .build();
         engine = e;
         try {
             if (!stopping()) {
-                log.info("Source '{}': starting engine on slot '{}' (snapshot.mode={})", source.name(), source.slot(),
-                        snapshot ? "initial" : "no_data");
+                log.info("Source '{}': starting engine on slot '{}'", source.name(), source.slot());
                 e.run();
             }
         } finally {
@@ -113,6 +151,20 @@ public final class SourceRunner implements Runnable {
         }
         if (!stopping()) {
             throw new EngineStopped();
+        }
+    }
+
+    /** Every delivery, heartbeats included, shows the engine is alive; then the publisher sends the batch. */
+    private void handleBatch(List<RecordChangeEvent<SourceRecord>> records,
+                             DebeziumEngine.RecordCommitter<RecordChangeEvent<SourceRecord>> committer)
+            throws InterruptedException {
+        lastDeliveryNanos = System.nanoTime();
+        batchInProgress = true;
+        try {
+            publisher.handleBatch(records, committer);
+        } finally {
+            batchInProgress = false;
+            lastDeliveryNanos = System.nanoTime();
         }
     }
 
@@ -132,6 +184,33 @@ public final class SourceRunner implements Runnable {
             lastError = message;
             log.warn("Source '{}': engine stopped: {}", source.name(), message);
         }
+    }
+
+    /**
+     * Watchdog, called periodically from another thread: closes an engine that polls but has
+     * delivered nothing (not even a heartbeat) for {@link #stallAfter()} while no batch was in
+     * progress, so the supervisor starts it again. Never throws.
+     */
+    public void checkProgress() {
+        DebeziumEngine<RecordChangeEvent<SourceRecord>> e = engine;
+        if (e == null || !stalled()) {
+            return;
+        }
+        lastError = "engine delivered nothing, not even a heartbeat, for " + stallAfter().toSeconds() + " s";
+        log.error("Source '{}': {}; restarting it", source.name(), lastError);
+        lastDeliveryNanos = System.nanoTime();
+        closeQuietly(e);
+    }
+
+    private boolean stalled() {
+        return polling && state == SourceState.RUNNING && !batchInProgress
+                && System.nanoTime() - lastDeliveryNanos > stallAfter().toNanos();
+    }
+
+    /** Six heartbeats, at least 30 s. */
+    Duration stallAfter() {
+        Duration six = relay.heartbeatInterval().multipliedBy(6);
+        return six.compareTo(MIN_STALL) > 0 ? six : MIN_STALL;
     }
 
     /** Closes the engine (it flushes its offsets) and ends the supervisor; idempotent. */
@@ -154,13 +233,21 @@ public final class SourceRunner implements Runnable {
         }
     }
 
-    public SourceStatus status() {
-        boolean running = polling && state == SourceState.RUNNING;
-        return new SourceStatus(source.name(), source.slot(), slotReady, running, state, lastError);
+    /**
+     * @param databaseReachable what the latest probe of this source's database said
+     * @return this source as {@code /ready} reports it
+     */
+    public SourceStatus status(boolean databaseReachable) {
+        boolean running = polling && state == SourceState.RUNNING && !stalled();
+        return new SourceStatus(source.name(), source.slot(), slotReady, running, databaseReachable, state, lastError);
     }
 
     public String name() {
         return source.name();
+    }
+
+    public Source source() {
+        return source;
     }
 
     private boolean stopping() {
@@ -176,14 +263,11 @@ public final class SourceRunner implements Runnable {
         }
     }
 
-    private static Duration min(Duration a, Duration b) {
-        return a.compareTo(b) <= 0 ? a : b;
-    }
-
     /** Tracks whether the engine polls; Debezium calls these from its own threads. */
     private final class Callbacks implements DebeziumEngine.ConnectorCallback {
         @Override
         public void pollingStarted() {
+            lastDeliveryNanos = System.nanoTime();
             polling = true;
             state = SourceState.RUNNING;
             lastError = null;

@@ -6,6 +6,8 @@ public enum SourceState {
     PREPARING,
     /** The slot exists; the publication (or the table in it) does not yet. */
     WAITING_FOR_PUBLICATION,
+    /** Publishing the rows of the outbox table that the slot cannot deliver (new or reset slot). */
+    SNAPSHOTTING,
     /** The engine is being built and connected. */
     STARTING,
     /** The engine polls the slot. */

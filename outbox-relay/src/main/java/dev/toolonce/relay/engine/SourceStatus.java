@@ -3,18 +3,20 @@ package dev.toolonce.relay.engine;
 /**
  * What one source looks like from outside.
  *
- * @param name      the source's name
- * @param slot      its replication slot
- * @param slotReady whether the slot is known to exist
- * @param running   whether its engine polls the slot
- * @param state     the supervisor's state
- * @param lastError the last failure, or null
+ * @param name              the source's name
+ * @param slot              its replication slot
+ * @param slotReady         whether the slot is known to exist
+ * @param running           whether its engine polls the slot and has delivered a batch (at
+ *                          least a heartbeat) recently
+ * @param databaseReachable whether the last probe of the source database answered
+ * @param state             the supervisor's state
+ * @param lastError         the last failure, or null
  */
-public record SourceStatus(String name, String slot, boolean slotReady, boolean running, SourceState state,
-                           String lastError) {
+public record SourceStatus(String name, String slot, boolean slotReady, boolean running, boolean databaseReachable,
+                           SourceState state, String lastError) {
 
-    /** Ready when the slot exists and the engine runs. */
+    /** Ready when the slot exists, the engine runs and the database answers. */
     public boolean ready() {
-        return slotReady && running;
+        return slotReady && running && databaseReachable;
     }
 }

@@ -60,7 +60,7 @@ public final class OutboxPublisher implements DebeziumEngine.ChangeConsumer<Reco
     public void handleBatch(List<RecordChangeEvent<SourceRecord>> records,
                             DebeziumEngine.RecordCommitter<RecordChangeEvent<SourceRecord>> committer)
             throws InterruptedException {
-        Batch batch = new Batch();
+        Batch batch = new Batch(true);
         for (RecordChangeEvent<SourceRecord> event : records) {
             Optional<OutboxChange> change = reader.read(event.record());
             if (change.isPresent()) {
@@ -74,6 +74,25 @@ public final class OutboxPublisher implements DebeziumEngine.ChangeConsumer<Reco
         committer.markBatchFinished();
     }
 
+    /**
+     * Sends rows that did not come from the engine (a snapshot of the outbox table) exactly as a
+     * batch is sent: each to its topic or, when Kafka can never take it, to the dead-letter topic;
+     * returns once every one is acknowledged.
+     *
+     * @param changes        the rows
+     * @param measureLatency whether their commit→ack time counts in the latency figures (not for
+     *                       old rows of a snapshot)
+     * @throws RetryBatchException when a send failed for a reason a retry may cure; some rows
+     *         may have been sent (sending them again is allowed)
+     */
+    public void publish(List<OutboxChange> changes, boolean measureLatency) throws InterruptedException {
+        Batch batch = new Batch(measureLatency);
+        for (OutboxChange change : changes) {
+            batch.submit(change);
+        }
+        batch.awaitAll();
+    }
+
     /** The Kafka record of a row: topic = aggregate_type, key = aggregate_id, value = payload bytes. */
     public static ProducerRecord<byte[], byte[]> toRecord(OutboxRow row) {
         return new ProducerRecord<>(row.aggregateType(), null,
@@ -84,9 +103,14 @@ public final class OutboxPublisher implements DebeziumEngine.ChangeConsumer<Reco
 
     /** One handleBatch call: the sends in flight and what became of them. */
     private final class Batch {
+        private final boolean measureLatency;
         private final List<Pending> pending = new ArrayList<>();
         private final List<Pending> deadLetters = new ArrayList<>();
         private final Map<String, Boolean> missingTopics = new HashMap<>();
+
+        Batch(boolean measureLatency) {
+            this.measureLatency = measureLatency;
+        }
 
         void submit(OutboxChange change) throws InterruptedException {
             ProducerRecord<byte[], byte[]> record = toRecord(change.row());
@@ -100,7 +124,7 @@ public final class OutboxPublisher implements DebeziumEngine.ChangeConsumer<Reco
             } else if (Boolean.TRUE.equals(missingTopics.get(record.topic()))) {
                 deadLetter(change, record, unknownTopic(record.topic()), false);
             } else {
-                Pending p = new Pending(change, record, send(record, change.commitMicros()), false);
+                Pending p = new Pending(change, record, send(record, measureLatency ? change.commitMicros() : -1), false);
                 pending.add(p);
                 checkMissingTopic(p);
             }
@@ -166,11 +190,14 @@ public final class OutboxPublisher implements DebeziumEngine.ChangeConsumer<Reco
         }
     }
 
+    /** @param commitMicros the row's commit time, or -1 when its latency is not measured */
     private Future<?> send(ProducerRecord<byte[], byte[]> record, long commitMicros) {
         try {
             return producer.send(record, (metadata, error) -> {
-                if (error == null) {
+                if (error == null && commitMicros >= 0) {
                     stats.published(nowMicros() - commitMicros);
+                } else if (error == null) {
+                    stats.publishedUnmeasured();
                 }
             });
         } catch (KafkaException e) {

@@ -1,7 +1,6 @@
 package dev.toolonce.relay.slot;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Optional;
@@ -11,18 +10,22 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.toolonce.relay.config.RelayProperties.Source;
+import dev.toolonce.relay.config.SourceConnections;
 import dev.toolonce.relay.offsets.OffsetsRepository;
 import dev.toolonce.relay.slot.SlotRepository.SlotInfo;
+import dev.toolonce.relay.snapshot.SnapshotMarkers;
 
 /**
  * Everything that happens in a source database before its engine may start: the relay's own
  * migrations, the replication slot (created the moment the relay first sees the source, so that
  * outbox rows committed while no engine runs are retained), the wait for the publication, and
- * the repair of a slot that is older than its publication.
+ * the repair of a slot that is older than its publication, and the decision whether the outbox
+ * table must be snapshotted before streaming.
  *
- * <p>Slot and offsets are reset together: a missing slot with stored offsets means the stored
- * position is meaningless, so the offsets are deleted (and that is logged loudly) before the
- * slot is created.
+ * <p>Slot, offsets and snapshot marker are reset together: a missing slot with stored offsets
+ * means the stored position is meaningless, so the offsets are deleted (and that is logged
+ * loudly) before the slot is created; a created or advanced slot clears the marker, so rows
+ * committed before its new position are snapshotted instead of skipped.
  */
 public final class SourcePreparation {
 
@@ -52,15 +55,42 @@ public final class SourcePreparation {
                 checkUsable(slot.get(), SlotRepository.currentDatabase(c));
                 return;
             }
+            // Marker first: a crash before the slot exists again must still lead to a snapshot.
+            SnapshotMarkers.clear(c, source.slot());
             if (OffsetsRepository.delete(c, source.slot())) {
                 log.warn("""
 
-                        ***** Source '{}': replication slot '{}' is MISSING but offsets were stored for it. *****
-                        ***** The stored offsets were DELETED and the slot is created anew at the current WAL position. *****
-                        ***** Outbox rows of {} committed while the slot did not exist were NOT relayed; compare the table with the topics. *****""",
+                        ***** Source '{}': replication slot '{}' is MISSING but offsets were stored for it (dropped, or lost in a failover). *****
+                        ***** The stored offsets were DELETED and the slot is created anew at the current WAL position; *****
+                        ***** {} is snapshotted before streaming, so rows committed meanwhile still leave (duplicates possible). *****""",
                         source.name(), source.slot(), source.table());
             }
             createSlot(c);
+        }
+    }
+
+    /**
+     * Whether the outbox table must be snapshotted before the engine streams: no offsets are
+     * stored for the slot (it is new, or was reset) and no snapshot completed since the slot was
+     * created or advanced. An engine that has stored a position has streamed from a slot whose
+     * earlier rows were already covered.
+     *
+     * @throws SQLException when the database is unreachable
+     */
+    public boolean snapshotNeeded() throws SQLException {
+        try (Connection c = connect()) {
+            return OffsetsRepository.load(c, source.slot()).isEmpty() && !SnapshotMarkers.isDone(c, source.slot());
+        }
+    }
+
+    /**
+     * Records that the snapshot completed; called only after every row was acknowledged.
+     *
+     * @throws SQLException when the database is unreachable (the snapshot then runs again)
+     */
+    public void markSnapshotDone(long rows) throws SQLException {
+        try (Connection c = connect()) {
+            SnapshotMarkers.markDone(c, source.slot(), rows);
         }
     }
 
@@ -96,12 +126,12 @@ public final class SourcePreparation {
     /**
      * Makes sure the slot can be decoded with the publication. A slot created before its
      * publication existed cannot be (PostgreSQL 15 fails on every change logged between the two
-     * with "publication does not exist"); such a slot is advanced to the current position and the
-     * caller must snapshot the table once, so that rows committed before that position still
-     * leave. Only checked while no offsets are stored for the slot: once an engine has stored a
+     * with "publication does not exist"); such a slot is advanced to the current position and its
+     * snapshot marker cleared, so that {@link #snapshotNeeded()} says yes and rows committed
+     * before that position still leave. Only checked while no offsets are stored for the slot: once an engine has stored a
      * position, it has streamed past the publication's creation.
      *
-     * @return true when the slot was advanced and the engine must snapshot the outbox table
+     * @return true when the slot was advanced
      * @throws SQLException when the database refuses for another reason
      */
     public boolean repairSlotOlderThanPublication() throws SQLException {
@@ -120,11 +150,12 @@ public final class SourcePreparation {
                     throw e;
                 }
             }
+            SnapshotMarkers.clear(c, source.slot());
             String lsn = SlotRepository.advanceToNow(c, source.slot());
             log.warn("""
 
                     ***** Source '{}': slot '{}' is older than publication '{}' and could not be decoded with it. *****
-                    ***** Advanced the slot to {}; the engine snapshots {} once so that rows already committed still leave (duplicates possible). *****""",
+                    ***** Advanced the slot to {}; {} is snapshotted once so that rows already committed still leave (duplicates possible). *****""",
                     source.name(), source.slot(), source.publication(), lsn, source.table());
             return true;
         }
@@ -163,8 +194,6 @@ public final class SourcePreparation {
     }
 
     private Connection connect() throws SQLException {
-        Connection c = DriverManager.getConnection(source.jdbcUrl(), source.username(), source.password());
-        c.setAutoCommit(true);
-        return c;
+        return SourceConnections.open(source);
     }
 }

@@ -25,6 +25,11 @@ public class RelayStats {
         latency.record(commitToAckMicros);
     }
 
+    /** A record whose commit time does not measure the relay (a snapshot row) was acknowledged. */
+    public void publishedUnmeasured() {
+        published.increment();
+    }
+
     /** A record was acknowledged by the dead-letter topic. */
     public void deadLettered() {
         deadLettered.increment();

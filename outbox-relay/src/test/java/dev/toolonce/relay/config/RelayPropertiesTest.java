@@ -20,8 +20,8 @@ class RelayPropertiesTest {
 
     static RelayProperties props(List<Source> sources, Duration poll) {
         return new RelayProperties(sources, "127.0.0.1:29092", poll, Duration.ofMillis(20), 2048,
-                Duration.ofSeconds(5), "toolonce.relay.dlq", DataSize.ofMegabytes(1), Duration.ofSeconds(1),
-                Duration.ofSeconds(30));
+                Duration.ofSeconds(5), "toolonce.relay.dlq", DataSize.ofMegabytes(1), Duration.ofMillis(500),
+                Duration.ofSeconds(2));
     }
 
     @Test
@@ -82,6 +82,22 @@ class RelayPropertiesTest {
                 .isEqualTo(new JdbcLocation("db.example", 5432, "app"));
         assertThatThrownBy(() -> JdbcLocation.parse("jdbc:postgresql://h1:1,h2:2/app", "x"))
                 .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    static RelayProperties withBackoff(Duration min, Duration max) {
+        return new RelayProperties(List.of(source("executor", "a_slot")), "127.0.0.1:29092", Duration.ofMillis(10),
+                Duration.ofMillis(20), 2048, Duration.ofSeconds(5), "toolonce.relay.dlq", DataSize.ofMegabytes(1),
+                min, max);
+    }
+
+    @Test
+    void capsTheRestartBackoffSoTheRelayResumesWithinSecondsOfARecoveredDependency() {
+        assertThat(withBackoff(Duration.ofMillis(500), Duration.ofSeconds(5)).restartBackoffMax())
+                .isEqualTo(Duration.ofSeconds(5));
+        assertThatThrownBy(() -> withBackoff(Duration.ofSeconds(1), Duration.ofSeconds(30)))
+                .hasMessageContaining("toolonce.relay.restart-backoff-max is 30000ms: set at most 5s");
+        assertThatThrownBy(() -> withBackoff(Duration.ofSeconds(3), Duration.ofSeconds(2)))
+                .hasMessageContaining("toolonce.relay.restart-backoff-min is 3000ms but restart-backoff-max is 2000ms");
     }
 
     @Test

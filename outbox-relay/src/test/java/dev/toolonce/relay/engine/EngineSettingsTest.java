@@ -19,11 +19,11 @@ class EngineSettingsTest {
             "relay", "secret", "toolonce_executor_slot", "toolonce_executor_outbox", "executor.outbox_event");
     final RelayProperties relay = new RelayProperties(List.of(source), "127.0.0.1:29092", Duration.ofMillis(10),
             Duration.ofMillis(20), 2048, Duration.ofSeconds(5), "toolonce.relay.dlq", DataSize.ofMegabytes(1),
-            Duration.ofSeconds(1), Duration.ofSeconds(30));
+            Duration.ofMillis(500), Duration.ofSeconds(2));
 
     @Test
     void configuresThePostgresConnectorForTheOutboxTable() {
-        Properties p = EngineSettings.of(relay, source, false);
+        Properties p = EngineSettings.of(relay, source);
         assertThat(p)
                 .containsEntry("connector.class", "io.debezium.connector.postgresql.PostgresConnector")
                 .containsEntry("plugin.name", "pgoutput")
@@ -53,7 +53,9 @@ class EngineSettingsTest {
     }
 
     @Test
-    void snapshotsOnlyWhenAsked() {
-        assertThat(EngineSettings.of(relay, source, true)).containsEntry("snapshot.mode", "initial");
+    void leavesRetriesToTheSupervisorSoAnOutageIsVisibleAndResumeIsPromptAfterIt() {
+        assertThat(EngineSettings.of(relay, source))
+                .containsEntry("errors.max.retries", "0")
+                .containsEntry("snapshot.mode", "no_data");
     }
 }
