@@ -6,6 +6,7 @@ import dev.toolonce.core.call.ToolCall;
 import dev.toolonce.core.call.Transitions;
 import dev.toolonce.core.hash.ProviderKey;
 import dev.toolonce.core.hash.RequestHash;
+import dev.toolonce.core.text.StoredText;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
@@ -18,7 +19,9 @@ import org.springframework.jdbc.core.RowMapper;
 /**
  * The ledger ({@code tool_call} and {@code tool_call_attempt}). Every state change is a guarded update on
  * {@code (id, state, fence)} that reports whether it won; times are the database's
- * {@code clock_timestamp()}, never the host's.
+ * {@code clock_timestamp()}, never the host's. Text that may come from a tool (external id, result, error
+ * message, attempt details) is stored without NUL ({@link StoredText}), so that no answer can make a
+ * completion fail on every retry.
  */
 public final class ToolCallStore {
     private static final String COLUMNS = """
@@ -78,7 +81,9 @@ public final class ToolCallStore {
     private static final String SWEEP = """
             UPDATE %1$s.tool_call c
                SET state = 'UNKNOWN', fence = c.fence + 1, lease_owner = NULL, lease_expires_at = NULL,
-                   next_attempt_at = clock_timestamp() + make_interval(secs => ?), error_class = 'LEASE_EXPIRED',
+                   next_attempt_at = clock_timestamp() + make_interval(secs => coalesce(
+                       (SELECT s.secs FROM unnest(?::text[], ?::float8[]) AS s (tool, secs) WHERE s.tool = c.tool), ?)),
+                   error_class = 'LEASE_EXPIRED',
                    updated_at = clock_timestamp()
              WHERE c.id IN (SELECT id FROM %1$s.tool_call
                              WHERE state IN ('STARTED', 'RECONCILING') AND lease_expires_at < clock_timestamp()
@@ -105,6 +110,7 @@ public final class ToolCallStore {
                    lease_expires_at = clock_timestamp() + make_interval(secs => ?), updated_at = clock_timestamp()
              WHERE c.id IN (SELECT id FROM %1$s.tool_call
                              WHERE state = 'UNKNOWN' AND (next_attempt_at IS NULL OR next_attempt_at <= clock_timestamp())
+                               AND tool NOT IN (SELECT tool FROM %1$s.paused_tool)
                              ORDER BY id
                              LIMIT ?
                              FOR UPDATE SKIP LOCKED)
@@ -130,6 +136,20 @@ public final class ToolCallStore {
               FROM %1$s.tool_call_tombstone
              WHERE tenant_id = ? AND tool = ? AND operation = ? AND idempotency_key = ?
             """;
+    /** How long ago the call was first claimed, in database time; null before its first claim. */
+    private static final String SINCE_FIRST_ATTEMPT = """
+            SELECT extract(epoch FROM clock_timestamp() - started_at) FROM %1$s.tool_call WHERE id = ?
+            """;
+    /** Attempt rows of one call whose detail starts with a code, since its latest claim. */
+    private static final String CODES_SINCE_CLAIM = """
+            SELECT count(*) FROM %1$s.tool_call_attempt a
+             WHERE a.call_id = ? AND a.detail LIKE ?
+               AND a.id > coalesce((SELECT max(b.id) FROM %1$s.tool_call_attempt b
+                                     WHERE b.call_id = a.call_id AND b.to_state = 'STARTED'), 0)
+            """;
+    private static final String HAS_EVIDENCE = """
+            SELECT count(*) FROM %1$s.tool_call_attempt WHERE call_id = ? AND detail LIKE ?
+            """;
     private static final String ATTEMPT = """
             INSERT INTO %1$s.tool_call_attempt (call_id, fence, from_state, to_state, detail)
             VALUES (?, ?, ?, ?, ?)
@@ -151,6 +171,9 @@ public final class ToolCallStore {
     private final String tombstone;
     private final String unguardedSelect;
     private final String unguardedUpdate;
+    private final String sinceFirstAttempt;
+    private final String codesSinceClaim;
+    private final String hasEvidence;
 
     public ToolCallStore(JdbcTemplate jdbc, String schema) {
         this.jdbc = jdbc;
@@ -170,7 +193,13 @@ public final class ToolCallStore {
         this.tombstone = TOMBSTONE.formatted(s);
         this.unguardedSelect = UNGUARDED_SELECT.formatted(s);
         this.unguardedUpdate = UNGUARDED_UPDATE.formatted(s, COLUMNS);
+        this.sinceFirstAttempt = SINCE_FIRST_ATTEMPT.formatted(s);
+        this.codesSinceClaim = CODES_SINCE_CLAIM.formatted(s);
+        this.hasEvidence = HAS_EVIDENCE.formatted(s);
     }
+
+    /** Prefix of attempt details that record evidence of an effect (a late Applied); see {@link #noteEvidence}. */
+    public static final String EVIDENCE = "EVIDENCE ";
 
     /** A call to plan: the scope, its hashes and where the answer goes. */
     public record NewCall(CallScope scope, ProviderKey providerKey, RequestHash requestHash, String argumentsJson,
@@ -245,7 +274,8 @@ public final class ToolCallStore {
         Transitions.check(from, f.to());
         double retrySecs = f.retryIn() == null ? 0 : f.retryIn().toMillis() / 1000.0;
         List<ToolCall> rows = jdbc.query(finish, MAPPER, f.to().name(), f.newOutcome() ? 1 : 0,
-                f.externalObjectId(), f.resultJson(), f.errorClass(), f.errorCode(), f.errorMessage(), retrySecs,
+                StoredText.clean(f.externalObjectId()), StoredText.cleanJson(f.resultJson()), f.errorClass(),
+                StoredText.clean(f.errorCode()), StoredText.clean(f.errorMessage()), retrySecs,
                 f.to().isTerminal(), call.id(), from.name(), call.fence());
         rows.forEach(r -> recordAttempt(r.id(), call.fence(), from, f.to(),
                 f.errorCode() == null ? f.externalObjectId() : f.errorCode() + ": " + f.errorMessage()));
@@ -257,7 +287,25 @@ public final class ToolCallStore {
      * {@code settle}. Never sends them back to execution directly (DESIGN.md point 5).
      */
     public List<ToolCall> sweepExpiredLeases(int limit, Duration settle) {
-        List<ToolCall> swept = jdbc.query(sweep, MAPPER, settle.toMillis() / 1000.0, limit);
+        return sweepExpiredLeases(limit, settle, java.util.Map.of());
+    }
+
+    /**
+     * As {@link #sweepExpiredLeases(int, Duration)}, each call reconciled after its tool's own settle delay
+     * ({@code settleByTool}), or {@code settle} for a tool not in the map.
+     */
+    public List<ToolCall> sweepExpiredLeases(int limit, Duration settle, java.util.Map<String, Duration> settleByTool) {
+        String[] tools = settleByTool.keySet().toArray(String[]::new);
+        Double[] secs = java.util.Arrays.stream(tools).map(t -> settleByTool.get(t).toMillis() / 1000.0)
+                .toArray(Double[]::new);
+        List<ToolCall> swept = jdbc.query(con -> {
+            var ps = con.prepareStatement(sweep);
+            ps.setArray(1, con.createArrayOf("text", tools));
+            ps.setArray(2, con.createArrayOf("float8", secs));
+            ps.setDouble(3, settle.toMillis() / 1000.0);
+            ps.setInt(4, limit);
+            return ps;
+        }, MAPPER);
         swept.forEach(c -> recordAttempt(c.id(), c.fence(), null, CallState.UNKNOWN, "lease expired"));
         return swept;
     }
@@ -313,13 +361,43 @@ public final class ToolCallStore {
                 scope.idempotencyKey()).stream().findFirst();
     }
 
-    /** Records evidence or an operator action against a call without changing it. */
+    /** Records a remark or an operator action against a call without changing it. */
     public void note(ToolCall call, String detail) {
         recordAttempt(call.id(), call.fence(), call.state(), call.state(), detail);
     }
 
+    /**
+     * Records evidence that the call's effect exists (a late {@code Applied}) without changing the call. Kept
+     * with the call's history; {@link #hasEvidenceOfEffect} finds it, e.g. to refuse an operator's retry.
+     */
+    public void noteEvidence(ToolCall call, String detail) {
+        note(call, EVIDENCE + detail);
+    }
+
+    /** Whether evidence of an effect was ever noted for this call. */
+    public boolean hasEvidenceOfEffect(long callId) {
+        Integer n = jdbc.queryForObject(hasEvidence, Integer.class, callId, EVIDENCE + "%");
+        return n != null && n > 0;
+    }
+
+    /** Time since the call was first claimed, in database time; empty before its first claim. */
+    public Optional<Duration> sinceFirstAttempt(ToolCall call) {
+        List<Double> secs = jdbc.queryForList(sinceFirstAttempt, Double.class, call.id());
+        return secs.stream().filter(java.util.Objects::nonNull).findFirst()
+                .map(s -> Duration.ofMillis(Math.round(s * 1000)));
+    }
+
+    /**
+     * How many transitions since the call's latest claim recorded {@code errorCode} (their detail starts
+     * with it), e.g. how many lookups in a row failed.
+     */
+    public int countSinceLastClaim(ToolCall call, String errorCode) {
+        Integer n = jdbc.queryForObject(codesSinceClaim, Integer.class, call.id(), errorCode + ":%");
+        return n == null ? 0 : n;
+    }
+
     private void recordAttempt(long callId, long fence, CallState from, CallState to, String detail) {
-        jdbc.update(attempt, callId, fence, from == null ? null : from.name(), to.name(), detail);
+        jdbc.update(attempt, callId, fence, from == null ? null : from.name(), to.name(), StoredText.clean(detail));
     }
 
 

@@ -1,5 +1,7 @@
 package dev.toolonce.core.outcome;
 
+import java.time.Duration;
+
 /**
  * What a tool said when asked, by provider key or reference, whether an earlier attempt took effect
  * (DESIGN.md point 8). The reconciler never calls the tool's effect itself.
@@ -12,6 +14,13 @@ public sealed interface LookupOutcome {
 
     /** The tool confirms that no such effect exists. */
     record Absent() implements LookupOutcome {
+    }
+
+    /**
+     * The lookup failed in a way that may pass (timeout, connection failure, 429, 5xx): ask again later,
+     * after at least {@code retryAfter} (nullable). Only when lookups keep failing does a human decide.
+     */
+    record Unavailable(String reason, Duration retryAfter) implements LookupOutcome {
     }
 
     /** The tool cannot be asked, or its answer cannot be read: only a human can decide. */

@@ -19,8 +19,28 @@ public sealed interface ToolOutcome {
         }
     }
 
-    /** Confirmed not applied (429, connection refused); may be retried after {@code retryAfter} (nullable). */
-    record Retryable(String reason, Duration retryAfter) implements ToolOutcome {
+    /**
+     * May be sent again after {@code retryAfter} (nullable). Either confirmed not applied (429, connection
+     * refused before sending: {@link #notApplied}), or — for a tool with native idempotency — a failure after
+     * which the effect may exist but a resend under the same provider key cannot duplicate it while the
+     * provider still remembers the key ({@link #effectPossible}: a 5xx). The latter never ends a call as
+     * FAILED_FINAL by itself: the executor reconciles it first.
+     */
+    record Retryable(String reason, Duration retryAfter, boolean effectPossible) implements ToolOutcome {
+        /** Confirmed not applied. */
+        public Retryable(String reason, Duration retryAfter) {
+            this(reason, retryAfter, false);
+        }
+
+        /** Confirmed not applied: nothing happened at the tool. */
+        public static Retryable notApplied(String reason, Duration retryAfter) {
+            return new Retryable(reason, retryAfter, false);
+        }
+
+        /** Safe to resend within the provider's idempotency window, but the effect may already exist. */
+        public static Retryable effectPossible(String reason, Duration retryAfter) {
+            return new Retryable(reason, retryAfter, true);
+        }
     }
 
     /** Cannot tell whether the effect happened (timeout after sending, reset, 5xx, 409 in progress...). */

@@ -55,6 +55,18 @@ public final class AdapterRegistry implements ToolGateway {
     }
 
     @Override
+    public Optional<dev.toolonce.core.adapter.ToolDescriptor> descriptor(String tool) {
+        return adapter(tool).map(ToolAdapter::descriptor);
+    }
+
+    @Override
+    public Map<String, Duration> settleDelays() {
+        Map<String, Duration> settle = new java.util.HashMap<>();
+        adapters.forEach((name, a) -> settle.put(name, a.descriptor().settleDelay()));
+        return Map.copyOf(settle);
+    }
+
+    @Override
     public Duration settleDelay(String tool) {
         ToolAdapter a = adapters.get(tool);
         return a == null ? DEFAULT_SETTLE : a.descriptor().settleDelay();

@@ -27,10 +27,13 @@ import tools.jackson.databind.ObjectMapper;
  * that does not exist, a lookup missing where a LOOKUP capability promises one (or present without one),
  * a lookup without found/absent statuses, NATIVE_IDEMPOTENCY without an idempotency header,
  * UNIQUE_REFERENCE without {@code {providerKey}} in the request, COMPENSATION without a compensation
- * request, an unknown status outcome, a credential whose environment variable is unset.
+ * request, an unknown status outcome, a credential whose environment variable is unset, a response
+ * bound outside [1 KiB, 128 KiB] or a non-positive {@code max-retry-after}.
  */
 public final class HttpAdapterFactory {
     private static final Pattern METHOD = Pattern.compile("[A-Z]{3,10}");
+    /** Bodies above this could not be stored in a result event (outbox payloads are at most 1 MiB, escaped). */
+    static final int MAX_RESPONSE_BYTES = 128 * 1024;
 
     private final Duration lease;
     private final UnaryOperator<String> environment;
@@ -77,7 +80,19 @@ public final class HttpAdapterFactory {
             throw new IllegalStateException(e.getMessage() + " (toolonce.executor.tools." + name + ")", e);
         }
         return new HttpToolAdapter(descriptor, new HttpToolAdapter.Connection(baseUrl, header, p.sandboxHeaders(),
-                credential(name, p.credentials())), classifier(name, p, caps), ops, mapper);
+                credential(name, p.credentials())), classifier(name, p, caps), ops, mapper, bounds(name, p),
+                java.time.Clock.systemUTC());
+    }
+
+    private static HttpToolAdapter.Bounds bounds(String name, ToolProperties p) {
+        if (p.maxResponseBytes() < 1024 || p.maxResponseBytes() > MAX_RESPONSE_BYTES) {
+            throw new ToolConfigException(name, "max-response-bytes", "must be between 1024 and " + MAX_RESPONSE_BYTES
+                    + " (a stored result must fit a result event), was " + p.maxResponseBytes());
+        }
+        if (p.maxRetryAfter() == null || p.maxRetryAfter().isZero() || p.maxRetryAfter().isNegative()) {
+            throw new ToolConfigException(name, "max-retry-after", "must be positive, was " + p.maxRetryAfter());
+        }
+        return new HttpToolAdapter.Bounds(p.maxResponseBytes(), p.maxRetryAfter());
     }
 
     private static Set<Capability> capabilities(String name, ToolProperties p) {

@@ -15,6 +15,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
+import dev.toolonce.core.text.StoredText;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -29,6 +31,13 @@ import tools.jackson.databind.ObjectMapper;
  * {@link HttpAdapterFactory}. One request per method call; every answer is classified by
  * {@link StatusClassifier}, every transport failure by whether the request can have been sent. Request
  * headers (credentials included) never appear in an outcome; response bodies are redacted of the secret.
+ *
+ * <p>What a tool sends back is bounded before it costs anything ({@link Bounds}): bodies are read up to
+ * {@code max-response-bytes} (a longer body is still classified by its status; the stored result is then a
+ * small JSON note with the size and the SHA-256 of the body, never the body), {@code Retry-After} is capped,
+ * path values that would leave their segment are refused without sending, and no text handed to the ledger
+ * contains NUL. An external id longer than 1024 characters or with control characters is not used: the
+ * outcome is then an {@code Applied} without an id, which the executor flags.
  */
 public final class HttpToolAdapter implements ToolAdapter {
 
@@ -54,16 +63,36 @@ public final class HttpToolAdapter implements ToolAdapter {
         }
     }
 
+    /**
+     * Limits on what the tool sends back.
+     *
+     * @param maxResponseBytes bytes of a response body kept and parsed; a longer body is hashed, not stored
+     * @param maxRetryAfter    the longest {@code Retry-After} honoured
+     */
+    record Bounds(int maxResponseBytes, Duration maxRetryAfter) {
+        /** Bodies are hashed up to this many times the limit, then reading stops (the status still counts). */
+        static final int HASH_FACTOR = 64;
+    }
+
+    /** The longest external id kept, as the result contract allows. */
+    static final int MAX_EXTERNAL_ID = 1024;
+    /** Characters of an oversized body kept in the stored note, for a human to recognise it. */
+    private static final int PREFIX_CHARS = 512;
+
     private final ToolDescriptor descriptor;
     private final Connection connection;
+    private final Bounds bounds;
+    private final Clock clock;
     private final StatusClassifier classifier;
     private final Map<String, OperationSpec> operations;
     private final HttpClient client;
     private final ObjectMapper mapper;
 
     HttpToolAdapter(ToolDescriptor descriptor, Connection connection, StatusClassifier classifier,
-                    Map<String, OperationSpec> operations, ObjectMapper mapper) {
+                    Map<String, OperationSpec> operations, ObjectMapper mapper, Bounds bounds, Clock clock) {
         this.descriptor = descriptor;
+        this.bounds = bounds;
+        this.clock = clock;
         this.connection = connection;
         this.classifier = classifier;
         this.operations = Map.copyOf(operations);
@@ -88,8 +117,8 @@ public final class HttpToolAdapter implements ToolAdapter {
         try {
             request = build(op.request(), values(call, call.providerKey(), null), call.argumentsJson(),
                     call.providerKey(), call.scope().recordKey(), call.fence());
-        } catch (Template.MissingArgumentException e) {
-            return new ToolOutcome.Rejected("INVALID_ARGUMENTS", e.getMessage());
+        } catch (Template.UnusableArgumentException e) {
+            return new ToolOutcome.Rejected("INVALID_ARGUMENTS", StoredText.clean(e.getMessage()));
         }
         return send(request, op.request());
     }
@@ -106,8 +135,8 @@ public final class HttpToolAdapter implements ToolAdapter {
         try {
             request = build(op.compensation(), values(original, key, original.externalObjectId()), null, key,
                     original.scope().recordKey() + "#compensate", original.fence());
-        } catch (Template.MissingArgumentException e) {
-            return new ToolOutcome.Rejected("INVALID_ARGUMENTS", e.getMessage());
+        } catch (Template.UnusableArgumentException e) {
+            return new ToolOutcome.Rejected("INVALID_ARGUMENTS", StoredText.clean(e.getMessage()));
         }
         return send(request, op.compensation());
     }
@@ -125,28 +154,42 @@ public final class HttpToolAdapter implements ToolAdapter {
             request = authorised(HttpRequest.newBuilder(uri(lookup.path(), values(call, call.providerKey(), null))))
                     .timeout(descriptor.readTimeout())
                     .method(lookup.method(), HttpRequest.BodyPublishers.noBody()).build();
-        } catch (Template.MissingArgumentException e) {
-            return new LookupOutcome.CannotTell("lookup cannot be built: " + e.getMessage());
+        } catch (Template.UnusableArgumentException e) {
+            return new LookupOutcome.CannotTell(StoredText.clean("lookup cannot be built: " + e.getMessage()));
         }
         try {
-            HttpResponse<String> r = exchange(request);
-            if (r.statusCode() == lookup.foundStatus()) {
-                JsonNode tree = parseOrNull(r.body());
-                String id = pointer(tree, lookup.externalIdPointer());
-                return id == null
-                        ? new LookupOutcome.CannotTell("lookup found something without " + lookup.externalIdPointer())
-                        : new LookupOutcome.Found(id, redact(mapper.writeValueAsString(tree)));
-            }
-            if (r.statusCode() == lookup.absentStatus()) {
-                return new LookupOutcome.Absent();
-            }
-            return new LookupOutcome.CannotTell("lookup answered " + r.statusCode());
+            return readLookup(exchange(request), lookup);
         } catch (IOException | TimeoutException e) {
-            return new LookupOutcome.CannotTell("lookup failed: " + e);
+            return new LookupOutcome.Unavailable(StoredText.clean("lookup failed: " + e), null);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return new LookupOutcome.CannotTell("interrupted during lookup");
+            return new LookupOutcome.Unavailable("interrupted during lookup", null);
         }
+    }
+
+    /**
+     * Found and absent by the configured statuses; a status that may pass (408, 425, 429, 5xx, and 401/403
+     * until an operator fixes the credential) is {@code Unavailable}, to be asked again; anything else
+     * cannot tell.
+     */
+    private LookupOutcome readLookup(HttpResponse<BoundedBody.Body> r, LookupSpec lookup) {
+        int status = r.statusCode();
+        if (status == lookup.foundStatus()) {
+            JsonNode tree = r.body().truncated() ? null : parseOrNull(r.body().text());
+            String id = externalId(tree, lookup.externalIdPointer());
+            return id == null
+                    ? new LookupOutcome.CannotTell("lookup answered " + status + " without a usable id at "
+                            + lookup.externalIdPointer() + describe(r.body()))
+                    : new LookupOutcome.Found(id, resultJson(tree, r.body()));
+        }
+        if (status == lookup.absentStatus()) {
+            return new LookupOutcome.Absent();
+        }
+        if (status == 408 || status == 425 || status == 429 || status == 401 || status == 403
+                || (status >= 500 && status < 600)) {
+            return new LookupOutcome.Unavailable("lookup answered " + status, retryAfter(r));
+        }
+        return new LookupOutcome.CannotTell("lookup answered " + status);
     }
 
     private Template.Values values(ToolCall call, ProviderKey key, String externalId) {
@@ -198,13 +241,13 @@ public final class HttpToolAdapter implements ToolAdapter {
         try {
             return classify(exchange(request), spec);
         } catch (HttpConnectTimeoutException | ConnectException e) {
-            return new ToolOutcome.Retryable("connection not established: " + e.getClass().getSimpleName(), null);
+            return ToolOutcome.Retryable.notApplied("connection not established: " + e.getClass().getSimpleName(), null);
         } catch (HttpTimeoutException e) {
             return new ToolOutcome.Indeterminate("no response within " + descriptor.readTimeout() + " after sending");
         } catch (TimeoutException e) {
             return new ToolOutcome.Indeterminate("no response within total-timeout " + descriptor.totalTimeout());
         } catch (IOException e) {
-            return new ToolOutcome.Indeterminate("connection failed after sending: " + e);
+            return new ToolOutcome.Indeterminate(StoredText.clean("connection failed after sending: " + e));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return new ToolOutcome.Indeterminate("interrupted while waiting for the tool");
@@ -212,10 +255,10 @@ public final class HttpToolAdapter implements ToolAdapter {
     }
 
     /** One exchange bounded by the total timeout; unwraps the client's exceptions. */
-    private HttpResponse<String> exchange(HttpRequest request)
+    private HttpResponse<BoundedBody.Body> exchange(HttpRequest request)
             throws IOException, InterruptedException, TimeoutException {
-        CompletableFuture<HttpResponse<String>> f = client.sendAsync(request,
-                HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+        CompletableFuture<HttpResponse<BoundedBody.Body>> f = client.sendAsync(request, BoundedBody.handler(
+                bounds.maxResponseBytes(), (long) bounds.maxResponseBytes() * Bounds.HASH_FACTOR));
         try {
             return f.get(descriptor.totalTimeout().toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
@@ -233,17 +276,23 @@ public final class HttpToolAdapter implements ToolAdapter {
         }
     }
 
-    private ToolOutcome classify(HttpResponse<String> r, RequestSpec spec) {
+    private ToolOutcome classify(HttpResponse<BoundedBody.Body> r, RequestSpec spec) {
         int status = r.statusCode();
-        String body = redact(r.body());
-        Verdict verdict = classifier.classify(status, r.body());
+        String text = r.body().text();
+        String body = StoredText.clean(redact(text));
+        Verdict verdict = classifier.classify(status, text);
         if (verdict == Verdict.APPLIED) {
-            JsonNode tree = parseOrNull(r.body());
-            return new ToolOutcome.Applied(pointer(tree, spec.externalIdPointer()),
-                    tree == null ? null : redact(mapper.writeValueAsString(tree)));
+            JsonNode tree = r.body().truncated() ? null : parseOrNull(text);
+            return new ToolOutcome.Applied(externalId(tree, spec.externalIdPointer()), resultJson(tree, r.body()));
         }
         if (verdict == Verdict.RETRYABLE) {
-            return new ToolOutcome.Retryable(status + " from the tool, not applied", retryAfter(r));
+            // DESIGN.md point 7: a 5xx is retryable only under native idempotency, and then the effect may
+            // exist (the provider failed after applying); only 429 and explicit overrides say "not applied".
+            boolean serverError = status >= 500 && status < 600;
+            return serverError && classifier.nativeIdempotency()
+                    ? ToolOutcome.Retryable.effectPossible(status + " from the tool: resend under the same key, "
+                            + "the effect may exist", retryAfter(r))
+                    : ToolOutcome.Retryable.notApplied(status + " from the tool, not applied", retryAfter(r));
         }
         if (verdict == Verdict.PAUSE) {
             return new ToolOutcome.Rejected("TOOL_UNAUTHORIZED", "tool answered " + status
@@ -257,7 +306,40 @@ public final class HttpToolAdapter implements ToolAdapter {
         if (verdict == Verdict.REJECTED) {
             return new ToolOutcome.Rejected("TOOL_REJECTED", "tool answered " + status + ": " + abbreviate(body));
         }
-        return new ToolOutcome.Indeterminate(status + " from the tool: the effect may or may not have happened");
+        return new ToolOutcome.Indeterminate(status + " from the tool: the effect may or may not have happened"
+                + describe(r.body()));
+    }
+
+    /**
+     * The result to store: the parsed body re-serialised (redacted, NUL-free), or — for a body over the
+     * limit — a small JSON note: {@code {"truncated": true, "bytes": n, "complete": bool, "sha256": hex,
+     * "prefix": "..."}}. Null for an empty or non-JSON body.
+     */
+    private String resultJson(JsonNode tree, BoundedBody.Body body) {
+        if (body.truncated()) {
+            String prefix = body.text().length() > PREFIX_CHARS ? body.text().substring(0, PREFIX_CHARS) : body.text();
+            var note = mapper.createObjectNode().put("truncated", true).put("bytes", body.bytes())
+                    .put("complete", body.complete()).put("sha256", body.sha256())
+                    .put("prefix", StoredText.clean(redact(prefix)));
+            return mapper.writeValueAsString(note);
+        }
+        return tree == null ? null : StoredText.cleanJson(redact(mapper.writeValueAsString(tree)));
+    }
+
+    /** For error texts: the size and hash of an oversized body, else nothing. */
+    private static String describe(BoundedBody.Body body) {
+        return body.truncated() ? " (body of " + (body.complete() ? "" : "at least ") + body.bytes()
+                + " bytes over the limit, sha256 " + body.sha256() + ")" : "";
+    }
+
+    /** The id at {@code pointer}, if it is a usable id: a scalar of at most 1024 printable characters. */
+    private String externalId(JsonNode tree, String pointer) {
+        String id = pointer(tree, pointer);
+        if (id == null || id.isEmpty() || id.length() > MAX_EXTERNAL_ID || !StoredText.isPrintable(id)) {
+            return null;
+        }
+        String redacted = redact(id);
+        return redacted.equals(id) ? id : null;
     }
 
     private String redact(String text) {
@@ -270,7 +352,7 @@ public final class HttpToolAdapter implements ToolAdapter {
             return null;
         }
         JsonNode id = tree.at(pointer);
-        return id.isMissingNode() || id.isNull() ? null : id.asString();
+        return id.isMissingNode() || id.isNull() || !id.isValueNode() ? null : id.asString();
     }
 
     private JsonNode parseOrNull(String body) {
@@ -281,18 +363,17 @@ public final class HttpToolAdapter implements ToolAdapter {
         }
     }
 
-    private static Duration retryAfter(HttpResponse<?> r) {
-        return r.headers().firstValue("Retry-After").map(v -> {
-            try {
-                return Duration.ofSeconds(Long.parseLong(v.trim()));
-            } catch (NumberFormatException e) {
-                return null;
-            }
-        }).orElse(null);
+    private Duration retryAfter(HttpResponse<?> r) {
+        return RetryAfter.parse(r.headers().firstValue("Retry-After").orElse(null), bounds.maxRetryAfter(), clock);
     }
 
     private static String abbreviate(String s) {
-        return s == null ? "" : s.length() <= 300 ? s : s.substring(0, 300) + "…";
+        if (s == null || s.length() <= 300) {
+            return s == null ? "" : s;
+        }
+        // Cut on a code point boundary so that no lone surrogate is stored.
+        int end = Character.isHighSurrogate(s.charAt(299)) ? 299 : 300;
+        return s.substring(0, end) + "…";
     }
 
     @Override

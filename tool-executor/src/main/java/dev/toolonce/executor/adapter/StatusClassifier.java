@@ -23,6 +23,11 @@ final class StatusClassifier {
         this.overrides = Map.copyOf(overrides);
     }
 
+    /** Whether the tool has native idempotency: its 5xx may be resent under the same key. */
+    boolean nativeIdempotency() {
+        return nativeIdempotency;
+    }
+
     Verdict classify(int status, String body) {
         boolean success = status >= 200 && status < 300;
         if (!success && keyReusedMarker != null && body != null && body.contains(keyReusedMarker)) {

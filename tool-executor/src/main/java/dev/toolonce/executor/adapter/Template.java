@@ -19,8 +19,15 @@ final class Template {
     static final String EXTERNAL_ID = "externalId";
     private static final String ARG = "arg.";
 
-    /** A literal run of text or one placeholder. */
-    private record Part(String literal, String placeholder, JsonPointer pointer) {
+    /** A literal run of text or one placeholder; {@code inPath}: before any '?' of a URL template. */
+    private record Part(String literal, String placeholder, JsonPointer pointer, boolean inPath) {
+        Part(String literal, String placeholder, JsonPointer pointer) {
+            this(literal, placeholder, pointer, false);
+        }
+
+        Part inPath(boolean path) {
+            return new Part(literal, placeholder, pointer, path);
+        }
     }
 
     private final String source;
@@ -62,7 +69,20 @@ final class Template {
             parts.add(placeholder(source.substring(open + 1, end), allowExternalId, source));
             i = end + 1;
         }
-        return new Template(source, List.copyOf(parts));
+        return new Template(source, markPath(parts));
+    }
+
+    /** Marks every part that comes before the first '?' of the text: the path, when rendered as a URL. */
+    private static List<Part> markPath(List<Part> parts) {
+        List<Part> marked = new ArrayList<>();
+        boolean inPath = true;
+        for (Part p : parts) {
+            marked.add(p.inPath(inPath));
+            if (p.literal() != null && p.literal().indexOf('?') >= 0) {
+                inPath = false;
+            }
+        }
+        return List.copyOf(marked);
     }
 
     private static Part placeholder(String name, boolean allowExternalId, String source) {
@@ -100,24 +120,78 @@ final class Template {
         return render(values, UnaryOperator.identity());
     }
 
-    /** Renders with every substituted value URL-encoded (paths and queries). */
+    /**
+     * Renders with every substituted value URL-encoded (paths and queries). A value put into the path must
+     * stay one path segment: empty, {@code .}, {@code ..}, or containing {@code /} or {@code \\} — also once
+     * percent-decoded, as a server or proxy in front of the tool may decode it — is refused, so an argument or
+     * a tool-supplied external id can never make the request reach another resource.
+     *
+     * @throws UnsafePathValueException for such a value; nothing is sent
+     */
     String renderUrl(Values values) {
-        return render(values, v -> URLEncoder.encode(v, StandardCharsets.UTF_8).replace("+", "%20"));
+        return render(values, (p, v) -> {
+            if (p.inPath()) {
+                requireOneSegment(p.placeholder(), v);
+            }
+            return URLEncoder.encode(v, StandardCharsets.UTF_8).replace("+", "%20");
+        });
     }
 
     private String render(Values values, UnaryOperator<String> encode) {
+        return render(values, (p, v) -> encode.apply(v));
+    }
+
+    private String render(Values values, java.util.function.BiFunction<Part, String, String> encode) {
         StringBuilder out = new StringBuilder();
         for (Part p : parts) {
             if (p.literal() != null) {
                 out.append(p.literal());
             } else if (p.pointer() != null) {
                 JsonNode n = values.argument(p.pointer(), p.placeholder());
-                out.append(encode.apply(n.isValueNode() ? n.asString() : n.toString()));
+                out.append(encode.apply(p, n.isValueNode() ? n.asString() : n.toString()));
             } else {
-                out.append(encode.apply(values.named(p.placeholder())));
+                out.append(encode.apply(p, values.named(p.placeholder())));
             }
         }
         return out.toString();
+    }
+
+    /** Percent-decodes up to three times; every form must be one ordinary path segment. */
+    static void requireOneSegment(String placeholder, String value) {
+        String v = value;
+        for (int round = 0; round < 4; round++) {
+            if (v.isEmpty() || v.equals(".") || v.equals("..") || v.indexOf('/') >= 0 || v.indexOf('\\') >= 0) {
+                throw new UnsafePathValueException("the value of {" + placeholder + "} would change the request path"
+                        + (round == 0 ? "" : " once percent-decoded") + "; it must be one path segment other than "
+                        + "'.' or '..', without '/' or '\\'");
+            }
+            String decoded = percentDecode(v);
+            if (decoded.equals(v)) {
+                return;
+            }
+            v = decoded;
+        }
+        throw new UnsafePathValueException("the value of {" + placeholder + "} is percent-encoded more than three times");
+    }
+
+    /** Lenient RFC 3986 decoding: valid {@code %XX} triplets become bytes (UTF-8), anything else stays. */
+    private static String percentDecode(String v) {
+        if (v.indexOf('%') < 0) {
+            return v;
+        }
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        byte[] in = v.getBytes(StandardCharsets.UTF_8);
+        for (int i = 0; i < in.length; i++) {
+            int hi = i + 2 < in.length && in[i] == '%' ? Character.digit(in[i + 1], 16) : -1;
+            int lo = hi >= 0 ? Character.digit(in[i + 2], 16) : -1;
+            if (lo >= 0) {
+                out.write(hi * 16 + lo);
+                i += 2;
+            } else {
+                out.write(in[i]);
+            }
+        }
+        return out.toString(StandardCharsets.UTF_8);
     }
 
     @Override
@@ -157,9 +231,23 @@ final class Template {
         }
     }
 
-    /** A call whose arguments lack what the template needs: it is refused before anything is sent. */
-    static final class MissingArgumentException extends RuntimeException {
+    /** A call whose values cannot be rendered: it is refused before anything is sent. */
+    static class UnusableArgumentException extends RuntimeException {
+        UnusableArgumentException(String message) {
+            super(message);
+        }
+    }
+
+    /** A call whose arguments lack what the template needs. */
+    static final class MissingArgumentException extends UnusableArgumentException {
         MissingArgumentException(String message) {
+            super(message);
+        }
+    }
+
+    /** A value that would leave its path segment ({@code ..}, {@code /}, ...). */
+    static final class UnsafePathValueException extends UnusableArgumentException {
+        UnsafePathValueException(String message) {
             super(message);
         }
     }

@@ -26,6 +26,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param statuses          per-status overrides of the safe defaults: {@code applied, rejected, retryable,
  *                          indeterminate, review, pause}
  * @param operations        per operation: the request to send; at least one
+ * @param maxResponseBytes  bytes of a response body read and stored (default 64 KiB, at most 128 KiB so a
+ *                          stored result always fits a result event); a longer body is still classified by
+ *                          its status and stored as a note with its size and SHA-256
+ * @param maxRetryAfter     the longest {@code Retry-After} honoured (default 5 minutes); longer values are capped
  */
 public record ToolProperties(
         String baseUrl,
@@ -40,7 +44,9 @@ public record ToolProperties(
         String keyReusedMarker,
         CredentialProperties credentials,
         Map<Integer, String> statuses,
-        Map<String, OperationProperties> operations) {
+        Map<String, OperationProperties> operations,
+        @DefaultValue("65536") int maxResponseBytes,
+        @DefaultValue("5m") Duration maxRetryAfter) {
 
     public ToolProperties {
         capabilities = capabilities == null ? List.of() : List.copyOf(capabilities);

@@ -1,5 +1,6 @@
 package dev.toolonce.executor.execution;
 
+import dev.toolonce.core.adapter.ToolDescriptor;
 import dev.toolonce.core.call.CallState;
 import dev.toolonce.core.call.ToolCall;
 import dev.toolonce.core.outcome.ToolOutcome;
@@ -11,6 +12,7 @@ import dev.toolonce.jdbc.ToolCallStore;
 import dev.toolonce.jdbc.ToolCallStore.Finish;
 import java.time.Duration;
 import java.util.EnumSet;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
@@ -19,21 +21,33 @@ import org.slf4j.LoggerFactory;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * Records one attempt's outcome in one transaction. A lost guard (the sweeper or an operator moved the
- * call) writes nothing for the attempt — but an {@code Applied} outcome is evidence (DESIGN.md point 8):
- * it commits a call that was still open, and raises a duplicate alarm when the call was already
- * committed with another external id.
+ * Records one attempt's outcome in one transaction, by the rules of {@link AttemptRules}. A lost guard (the
+ * sweeper or an operator moved the call) writes nothing for the attempt — but an {@code Applied} outcome
+ * is evidence (DESIGN.md point 8): it is noted with the call ({@link ToolCallStore#noteEvidence}); it commits
+ * a call that is not final yet (NEEDS_REVIEW included, unless a duplicate alarm put it there); on a call
+ * committed with another external id, or on a FAILED_FINAL call, it raises the duplicate alarm (NEEDS_REVIEW,
+ * {@code DUPLICATE_EFFECT}).
+ *
+ * <p>An {@code Applied} without an external id still commits — the tool said the effect happened, and
+ * anything else would send it again — but the ledger says so: the call is COMMITTED with a null
+ * {@code external_object_id} and an attempt row {@value #NO_EXTERNAL_ID} explains it, and a warning is
+ * logged. Such a call cannot be compensated by id, and a late duplicate of it cannot be told apart by id.
  */
 public final class Completion {
     private static final Logger log = LoggerFactory.getLogger(Completion.class);
+    /** Detail prefix of the attempt row that flags a success without an external id. */
+    public static final String NO_EXTERNAL_ID = "APPLIED_WITHOUT_EXTERNAL_ID";
+    /** Error code of the duplicate alarm. */
+    public static final String DUPLICATE_EFFECT = "DUPLICATE_EFFECT";
     private static final Set<CallState> OPEN = EnumSet.of(CallState.STARTED, CallState.UNKNOWN,
-            CallState.RECONCILING, CallState.FAILED_RETRYABLE);
+            CallState.RECONCILING, CallState.FAILED_RETRYABLE, CallState.NEEDS_REVIEW);
 
     private final ToolCallStore calls;
     private final CallFinisher finisher;
     private final ToolGateway tools;
     private final RetryPolicy retry;
     private final RetryBudget budget;
+    private final AttemptRules rules;
     private final TransactionTemplate tx;
     private final ExecutorStats stats;
     private final ToolPauses pauses;
@@ -46,6 +60,7 @@ public final class Completion {
         this.finisher = finisher;
         this.tools = tools;
         this.retry = retry;
+        this.rules = new AttemptRules(retry);
         this.tx = tx;
         this.stats = stats;
     }
@@ -61,6 +76,8 @@ public final class Completion {
                 log.error("tool '{}' paused after call {} was refused with {}; resume with POST /tools/{}/resume",
                         claimed.scope().tool(), claimed.id(), r.code(), claimed.scope().tool());
             }
+            d.filter(c -> outcome instanceof ToolOutcome.Applied a && a.externalObjectId() == null)
+                    .ifPresent(c -> flagNoExternalId(c, "attempt at fence " + claimed.fence()));
             return d;
         });
         if (done.isPresent()) {
@@ -76,47 +93,64 @@ public final class Completion {
         return Optional.empty();
     }
 
+    private void flagNoExternalId(ToolCall call, String where) {
+        calls.note(call, NO_EXTERNAL_ID + ": the tool reported success without a usable external id (" + where + ")");
+        log.warn("call {} ({}) committed without an external id: the tool answered success but named no usable "
+                + "object; compensation by id and duplicate detection by id are impossible for it", call.id(), call.scope());
+    }
+
     private void lateApplied(ToolCall claimed, ToolOutcome.Applied applied) {
         ToolCall current = calls.findById(claimed.id()).orElse(null);
         if (current == null) {
             return;
         }
-        String evidence = "late Applied " + applied.externalObjectId() + " from fenced-out attempt at fence " + claimed.fence();
-        calls.note(current, evidence);
-        if (OPEN.contains(current.state())) {
-            finisher.finish(current, current.state(), new Finish(CallState.COMMITTED, applied.externalObjectId(),
-                    applied.resultJson(), null, null, null, null, true))
-                    .ifPresent(c -> stats.transition(current.state(), CallState.COMMITTED));
-        } else if (current.state() == CallState.COMMITTED
-                && !java.util.Objects.equals(current.externalObjectId(), applied.externalObjectId())) {
+        String evidence = "late Applied " + applied.externalObjectId() + " from fenced-out attempt at fence "
+                + claimed.fence();
+        calls.noteEvidence(current, evidence);
+        boolean alarmed = DUPLICATE_EFFECT.equals(current.errorCode());
+        // Two different ids are two effects; a late Applied without an id cannot be compared: noted, not alarmed.
+        boolean committedElsewhere = current.externalObjectId() != null && applied.externalObjectId() != null
+                && !Objects.equals(current.externalObjectId(), applied.externalObjectId());
+        if (OPEN.contains(current.state()) && !alarmed && !committedElsewhere) {
+            Finish commit = new Finish(CallState.COMMITTED, applied.externalObjectId(), applied.resultJson(), null,
+                    null, null, null, true);
+            finisher.finish(current, current.state(), commit).ifPresent(c -> {
+                stats.transition(current.state(), CallState.COMMITTED);
+                log.info("call {} ({}) committed from {} by the evidence of a late Applied", c.id(), c.scope(),
+                        current.state());
+                if (applied.externalObjectId() == null) {
+                    flagNoExternalId(c, evidence);
+                }
+            });
+        } else if ((current.state() == CallState.COMMITTED && committedElsewhere)
+                || current.state() == CallState.FAILED_FINAL) {
+            duplicateAlarm(current, evidence + (current.state() == CallState.COMMITTED
+                    ? " while committed as " + current.externalObjectId()
+                    : " after the call was reported FAILED_FINAL (" + current.errorCode() + ")"));
+        } else if (current.state() == CallState.NEEDS_REVIEW) {
             stats.duplicateAlarm();
-            log.error("DUPLICATE EFFECT: call {} ({}) committed as {} but a fenced-out attempt also applied {}",
-                    current.id(), current.scope(), current.externalObjectId(), applied.externalObjectId());
-            finisher.finish(current, CallState.COMMITTED, new Finish(CallState.NEEDS_REVIEW, null, null,
-                    "DUPLICATE", "DUPLICATE_EFFECT", evidence + " while committed as " + current.externalObjectId(),
-                    null, true)).ifPresent(c -> stats.transition(CallState.COMMITTED, CallState.NEEDS_REVIEW));
+            log.error("DUPLICATE EFFECT: call {} ({}) already in review ({}); {}", current.id(), current.scope(),
+                    current.errorCode(), evidence);
         }
     }
 
+    private void duplicateAlarm(ToolCall current, String why) {
+        stats.duplicateAlarm();
+        log.error("DUPLICATE EFFECT: call {} ({}): {}", current.id(), current.scope(), why);
+        finisher.finish(current, current.state(), new Finish(CallState.NEEDS_REVIEW, null, null, "DUPLICATE",
+                DUPLICATE_EFFECT, why, null, true)).ifPresent(c -> stats.transition(current.state(), CallState.NEEDS_REVIEW));
+    }
+
     private Finish finishFor(ToolCall call, ToolOutcome outcome) {
-        if (outcome instanceof ToolOutcome.Applied a) {
-            return new Finish(CallState.COMMITTED, a.externalObjectId(), a.resultJson(), null, null, null, null, true);
-        }
-        if (outcome instanceof ToolOutcome.Rejected r) {
-            CallState to = r.needsReview() ? CallState.NEEDS_REVIEW : CallState.FAILED_FINAL;
-            return new Finish(to, null, null, "REJECTED", r.code(), r.message(), null, true);
-        }
-        if (outcome instanceof ToolOutcome.Retryable r) {
-            if (!retry.allowsAnother(call.attempts())) {
-                return new Finish(CallState.FAILED_FINAL, null, null, "RETRYABLE", "RETRIES_EXHAUSTED",
-                        "gave up after " + call.attempts() + " attempts; last: " + r.reason(), null, true);
-            }
-            Duration wait = budget.reserve(call.scope().tool(),
-                    retry.delay(call.attempts(), r.retryAfter(), ThreadLocalRandom.current()::nextDouble));
-            return new Finish(CallState.FAILED_RETRYABLE, null, null, "RETRYABLE", null, r.reason(), wait, false);
-        }
-        ToolOutcome.Indeterminate i = (ToolOutcome.Indeterminate) outcome;
-        return new Finish(CallState.UNKNOWN, null, null, "INDETERMINATE", null, i.reason(),
-                tools.settleDelay(call.scope().tool()), false);
+        String tool = call.scope().tool();
+        Optional<ToolDescriptor> d = tools.descriptor(tool);
+        AttemptRules.Context context = new AttemptRules.Context(call.attempts(),
+                AttemptRules.EFFECT_POSSIBLE.equals(call.errorCode()),
+                d.map(ToolDescriptor::idempotencyWindow).orElse(null),
+                d.map(ToolDescriptor::totalTimeout).orElse(Duration.ZERO), tools.settleDelay(tool),
+                () -> calls.sinceFirstAttempt(call).orElse(Duration.ZERO), wait -> budget.reserve(tool, wait));
+        Duration backoff = outcome instanceof ToolOutcome.Retryable r
+                ? retry.delay(call.attempts(), r.retryAfter(), ThreadLocalRandom.current()::nextDouble) : null;
+        return rules.finish(outcome, context, backoff);
     }
 }

@@ -29,4 +29,17 @@ public interface ToolGateway {
 
     /** How long to wait after an unknown outcome before asking the tool. */
     Duration settleDelay(String tool);
+
+    /**
+     * What the executor knows about a tool (capabilities, idempotency window, timeouts); empty for a tool
+     * that is not configured.
+     */
+    default java.util.Optional<dev.toolonce.core.adapter.ToolDescriptor> descriptor(String tool) {
+        return java.util.Optional.empty();
+    }
+
+    /** Every configured tool's settle delay, for sweeps that handle many tools at once. */
+    default java.util.Map<String, Duration> settleDelays() {
+        return java.util.Map.of();
+    }
 }

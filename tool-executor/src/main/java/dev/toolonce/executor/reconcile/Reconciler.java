@@ -13,7 +13,11 @@ import dev.toolonce.jdbc.ToolCallStore;
 import dev.toolonce.jdbc.ToolCallStore.Finish;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -21,15 +25,20 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Recovery driven from the ledger, never by re-reading Kafka (DESIGN.md points 5 and 8). Every tick:
- * the sweeper moves calls whose lease expired to UNKNOWN (fence + 1); then UNKNOWN calls whose settle
- * delay passed are claimed into RECONCILING (own lease and fence) and the tool is asked by provider key
- * or reference. Found → COMMITTED; confirmed absent → FAILED_RETRYABLE due now, only where a retry cannot
- * duplicate the effect (else NEEDS_REVIEW), or FAILED_FINAL when attempts are used up; cannot tell →
- * NEEDS_REVIEW. The reconciler never calls the tool's effect itself.
+ * the sweeper moves calls whose lease expired to UNKNOWN (fence + 1), to be looked at after their tool's
+ * settle delay; then UNKNOWN calls whose time came are claimed into RECONCILING (own lease and fence) —
+ * never calls of a paused tool — and the tool is asked by provider key or reference, while a heartbeat
+ * keeps the leases of the claimed calls alive. Found → COMMITTED; confirmed absent → FAILED_RETRYABLE due
+ * now, only where a retry cannot duplicate the effect (else NEEDS_REVIEW), or FAILED_FINAL when attempts
+ * are used up; lookup unavailable (timeout, 429, 5xx) → back to UNKNOWN with backoff, at most
+ * {@code maxAttempts} lookups in a row before NEEDS_REVIEW; cannot tell → NEEDS_REVIEW. The reconciler
+ * never calls the tool's effect itself.
  */
 public final class Reconciler implements SmartLifecycle {
     private static final Logger log = LoggerFactory.getLogger(Reconciler.class);
     private static final int BATCH = 32;
+    /** Error code of a lookup that failed in a way that may pass; counted to bound the lookups. */
+    public static final String LOOKUP_UNAVAILABLE = "LOOKUP_UNAVAILABLE";
     /** Attempts used up on a call confirmed absent: it fails for good, reported to the agent. */
     private static final Finish EXHAUSTED = new Finish(CallState.FAILED_FINAL, null, null, "CONFIRMED_ABSENT",
             "RETRIES_EXHAUSTED", "the effect is confirmed absent and the attempts are used up", null, true);
@@ -46,7 +55,14 @@ public final class Reconciler implements SmartLifecycle {
     private final Duration sweepSettle;
     private final String owner = "reconciler-" + UUID.randomUUID();
     private final Periodic timer = new Periodic("reconciler");
+    private final Periodic heartbeats = new Periodic("reconciler-heartbeat");
+    private final Map<Long, ToolCall> held = new ConcurrentHashMap<>();
 
+    /**
+     * @param lease       lease of a RECONCILING claim; extended every {@code lease / 6} while lookups run
+     * @param interval    time between rounds
+     * @param sweepSettle settle delay of a swept call whose tool is not configured
+     */
     public Reconciler(ToolCallStore calls, CallFinisher finisher, ToolGateway tools, RetryPolicy retry,
                       RetryBudget budget, TransactionTemplate tx, ExecutorStats stats, Duration lease, Duration interval,
                       Duration sweepSettle) {
@@ -64,14 +80,45 @@ public final class Reconciler implements SmartLifecycle {
 
     /** One sweep and one reconciliation round; public for tests that drive it by hand. */
     public int tick() {
-        List<ToolCall> swept = tx.execute(s -> calls.sweepExpiredLeases(100, sweepSettle));
+        List<ToolCall> swept = tx.execute(s -> calls.sweepExpiredLeases(100, sweepSettle, tools.settleDelays()));
         swept.forEach(c -> {
             stats.transition(CallState.STARTED, CallState.UNKNOWN);
             log.warn("lease of call {} ({}) expired: outcome unknown, fence now {}", c.id(), c.scope(), c.fence());
         });
         List<ToolCall> claimed = tx.execute(s -> calls.claimForReconciliation(owner, BATCH, lease));
-        claimed.forEach(this::reconcile);
+        claimed.forEach(c -> held.put(c.id(), c));
+        try {
+            for (ToolCall call : claimed) {
+                reconcileSafely(call);
+            }
+        } finally {
+            claimed.forEach(c -> held.remove(c.id()));
+        }
         return swept.size() + claimed.size();
+    }
+
+    /** One call's failure must not leave the rest of the batch waiting for their leases to run out. */
+    private void reconcileSafely(ToolCall call) {
+        try {
+            reconcile(call);
+        } catch (RuntimeException e) {
+            log.error("reconciling call {} ({}) failed; its lease will expire and it is looked at again",
+                    call.id(), call.scope(), e);
+        } finally {
+            held.remove(call.id());
+        }
+    }
+
+    /** Extends the leases of the calls this reconciler holds, so a slow lookup never gets them swept. */
+    void extendLeases() {
+        List<ToolCall> mine = List.copyOf(held.values());
+        if (mine.isEmpty()) {
+            return;
+        }
+        List<Long> extended = calls.heartbeat(CallState.RECONCILING, mine, lease);
+        if (extended.size() < mine.size()) {
+            log.warn("{} of {} calls being reconciled lost their lease guard", mine.size() - extended.size(), mine.size());
+        }
     }
 
     private void reconcile(ToolCall call) {
@@ -79,7 +126,7 @@ public final class Reconciler implements SmartLifecycle {
         Finish finish = finishFor(call, found);
         boolean exhausted = finish.to() == CallState.FAILED_RETRYABLE && !retry.allowsAnother(call.attempts());
         boolean won = tx.execute(s -> finisher.finish(call, CallState.RECONCILING, finish)
-                .flatMap(c -> exhausted ? finisher.finish(c, CallState.FAILED_RETRYABLE, EXHAUSTED) : java.util.Optional.of(c)))
+                .flatMap(c -> exhausted ? finisher.finish(c, CallState.FAILED_RETRYABLE, EXHAUSTED) : Optional.of(c)))
                 .isPresent();
         if (won) {
             stats.transition(CallState.RECONCILING, finish.to());
@@ -103,19 +150,38 @@ public final class Reconciler implements SmartLifecycle {
             return new Finish(CallState.FAILED_RETRYABLE, null, null, "CONFIRMED_ABSENT", null,
                     "confirmed absent after an unknown outcome", budget.reserve(call.scope().tool(), Duration.ZERO), false);
         }
+        if (found instanceof LookupOutcome.Unavailable u) {
+            return unavailable(call, u);
+        }
         LookupOutcome.CannotTell c = (LookupOutcome.CannotTell) found;
         return new Finish(CallState.NEEDS_REVIEW, null, null, "UNKNOWN_OUTCOME", "OUTCOME_UNKNOWN", c.reason(),
                 null, true);
     }
 
+    /** Asked again after a backoff, unless the lookups in a row since the last attempt are used up. */
+    private Finish unavailable(ToolCall call, LookupOutcome.Unavailable u) {
+        int failures = calls.countSinceLastClaim(call, LOOKUP_UNAVAILABLE) + 1;
+        if (!retry.allowsAnother(failures)) {
+            return new Finish(CallState.NEEDS_REVIEW, null, null, "UNKNOWN_OUTCOME", "OUTCOME_UNKNOWN",
+                    "the lookup failed " + failures + " times in a row; last: " + u.reason(), null, true);
+        }
+        Duration wait = retry.delay(failures, u.retryAfter(), ThreadLocalRandom.current()::nextDouble)
+                .plus(tools.settleDelay(call.scope().tool()));
+        return new Finish(CallState.UNKNOWN, null, null, "UNKNOWN_OUTCOME", LOOKUP_UNAVAILABLE,
+                "lookup " + failures + " failed (" + u.reason() + "); asking again in " + wait, wait, false);
+    }
+
     @Override
     public void start() {
+        Duration beat = lease.dividedBy(6);
+        heartbeats.every(beat.compareTo(Duration.ofMillis(100)) < 0 ? Duration.ofMillis(100) : beat, this::extendLeases);
         timer.every(interval, this::tick);
     }
 
     @Override
     public void stop() {
         timer.stop();
+        heartbeats.stop();
     }
 
     @Override

@@ -4,6 +4,7 @@ import dev.toolonce.core.call.CallScope;
 import dev.toolonce.core.call.CallState;
 import dev.toolonce.core.call.ToolCall;
 import dev.toolonce.executor.execution.CallFinisher;
+import dev.toolonce.executor.execution.Completion;
 import dev.toolonce.executor.web.ExecutorStats;
 import dev.toolonce.jdbc.ToolCallStore;
 import dev.toolonce.jdbc.ToolCallStore.Finish;
@@ -52,7 +53,9 @@ public final class ReviewService {
      * @param externalId required for {@link Action#COMMIT}, ignored otherwise
      * @return the call after the resolution
      * @throws IllegalArgumentException when the scope is unknown, not in review, or commit lacks an id
-     * @throws IllegalStateException when someone else resolved it first (lost guard)
+     * @throws IllegalStateException when someone else resolved it first (lost guard), or a retry is refused
+     *         because the effect may exist: the call has an external id, evidence of an effect (a late
+     *         Applied), or a duplicate alarm — sending it again could apply it twice; commit or fail instead
      */
     public ToolCall resolve(CallScope scope, Action action, String externalId, String operator, String note) {
         if (action == Action.COMMIT && (externalId == null || externalId.isBlank())) {
@@ -63,6 +66,9 @@ public final class ReviewService {
             if (call.state() != CallState.NEEDS_REVIEW) {
                 throw new IllegalArgumentException("call " + scope + " is " + call.state() + ", not NEEDS_REVIEW");
             }
+            if (action == Action.RETRY) {
+                refuseRetryOfAnEffect(call);
+            }
             ToolCall done = finisher.finish(call, CallState.NEEDS_REVIEW, finish(action, externalId, operator, note))
                     .orElseThrow(() -> new IllegalStateException("call " + scope + " was resolved concurrently"));
             jdbc.update(audit, call.id(), scope.recordKey(), action.name().toLowerCase(), externalId, operator, note,
@@ -70,6 +76,19 @@ public final class ReviewService {
             stats.review(action.name().toLowerCase());
             return done;
         });
+    }
+
+    /** An operator's retry resends the effect: never for a call whose effect is known or may exist. */
+    private void refuseRetryOfAnEffect(ToolCall call) {
+        String why = call.externalObjectId() != null ? "it has an external id (" + call.externalObjectId() + ")"
+                : Completion.DUPLICATE_EFFECT.equals(call.errorCode()) ? "it carries a duplicate alarm"
+                : calls.hasEvidenceOfEffect(call.id()) ? "a fenced-out attempt reported the effect applied (evidence "
+                        + "in its attempt history)"
+                : null;
+        if (why != null) {
+            throw new IllegalStateException("retry of " + call.scope() + " refused: " + why
+                    + "; resolve it with commit (the effect exists) or fail");
+        }
     }
 
     private static Finish finish(Action action, String externalId, String operator, String note) {

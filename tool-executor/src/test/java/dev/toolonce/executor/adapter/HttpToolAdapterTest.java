@@ -173,6 +173,8 @@ class HttpToolAdapterTest {
         status = 404;
         assertThat(a.lookup(charge())).isEqualTo(new LookupOutcome.Absent());
         status = 500;
+        assertThat(a.lookup(charge())).as("may pass: asked again later").isInstanceOf(LookupOutcome.Unavailable.class);
+        status = 418;
         assertThat(a.lookup(charge())).isInstanceOf(LookupOutcome.CannotTell.class);
     }
 

@@ -33,8 +33,23 @@ class TemplateTest {
 
     @Test
     void pathValuesAreUrlEncoded() {
-        Template t = Template.parse("/customers/{arg./customer/id}/charges?key={providerKey}&tag={arg./tags/1}", false);
-        assertThat(t.renderUrl(values)).isEqualTo("/customers/c%2F1%20%26x/charges?key=" + "K".repeat(43) + "&tag=b");
+        Template t = Template.parse("/customers/{arg./tags/0}/charges?key={providerKey}&id={arg./customer/id}", false);
+        assertThat(t.renderUrl(values)).isEqualTo("/customers/a/charges?key=" + "K".repeat(43) + "&id=c%2F1%20%26x");
+    }
+
+    @Test
+    void aPathValueThatWouldLeaveItsSegmentIsRefusedButTheSameValueInTheQueryIsEncoded() {
+        Template t = Template.parse("/customers/{arg./customer/id}/charges", false);
+        assertThatThrownBy(() -> t.renderUrl(values)).isInstanceOf(Template.UnsafePathValueException.class)
+                .hasMessageContaining("{arg./customer/id}");
+        for (String bad : new String[] {".", "..", "", "a/b", "a\\b", "%2e%2E", "%2F", "%252e%252e", "%25252F"}) {
+            assertThatThrownBy(() -> Template.requireOneSegment("arg./x", bad)).as(bad)
+                    .isInstanceOf(Template.UnsafePathValueException.class);
+        }
+        for (String fine : new String[] {"...", "a..b", ".hidden", "100%", "%zz", "ü", "a b"}) {
+            Template.requireOneSegment("arg./x", fine);
+        }
+        assertThat(Template.parse("/c?next={arg./customer/id}", false).renderUrl(values)).isEqualTo("/c?next=c%2F1%20%26x");
     }
 
     @Test
