@@ -10,8 +10,9 @@ import org.apache.kafka.connect.source.SourceRecord;
 /**
  * Reads an {@link OutboxChange} out of a Debezium change event of one outbox table. Anything
  * else (heartbeats, tombstones, other tables, updates and deletes) reads as empty: the relay
- * only marks it processed. Snapshot reads ({@code op=r}, only after a slot repair) count as
- * inserts. Pure; no I/O.
+ * only marks it processed. Snapshot reads ({@code op=r}) count as inserts, should an engine
+ * ever be configured to snapshot (the relay snapshots by itself: {@code snapshot.OutboxSnapshot}).
+ * Pure; no I/O.
  */
 public final class OutboxRowReader {
 
