@@ -15,8 +15,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * The route table and the HTTP server. Faults wrap the tools' effect endpoints only; lookups,
- * {@code /_ledger} and {@code /_faults} are never faulted.
+ * The route table and the HTTP server. Faults wrap the tools' effect endpoints; lookups only answer the
+ * deterministic {@code lookupFailStatus}; {@code /_ledger} and {@code /_faults} are never faulted.
  */
 @Configuration(proxyBeanMethods = false)
 public class SandboxRoutes {
@@ -27,10 +27,10 @@ public class SandboxRoutes {
         return Router.builder()
                 .get("/ready", request -> Response.json(200, Json.object().put("status", "ready")))
                 .post("/payments/charges", faults.wrap(PaymentsTool.NAME, payments::charge))
-                .get("/payments/charges", payments::findCharge)
+                .get("/payments/charges", faults.wrapLookup(PaymentsTool.NAME, payments::findCharge))
                 .post("/payments/refunds", faults.wrap(PaymentsTool.NAME, payments::refund))
                 .post("/tickets", faults.wrap(TicketsTool.NAME, tickets::create))
-                .get("/tickets", tickets::find)
+                .get("/tickets", faults.wrapLookup(TicketsTool.NAME, tickets::find))
                 .post("/tickets/{id}/cancel", faults.wrap(TicketsTool.NAME, tickets::cancel))
                 .post("/emails", faults.wrap(EmailTool.NAME, email::send))
                 .post("/counter/apply", faults.wrap(CounterTool.NAME, counter::apply))

@@ -19,20 +19,36 @@ import tools.jackson.databind.node.ObjectNode;
  * @param failStatus             status the next {@code failStatusNext} requests are answered with, without
  *                               applying ({@code Retry-After: 1} with 429 and 503); 0 for none
  * @param failStatusNext         how many requests get {@code failStatus}
+ * @param failStatusAfterApply   answer {@code failStatus} only after the effect was applied (the ledger
+ *                               committed): the tool failed after doing the work, as a real 5xx or 409 may
+ * @param lookupFailStatus       status the next {@code lookupFailStatusNext} lookups are answered with
+ * @param lookupFailStatusNext   how many lookups get {@code lookupFailStatus}; 0 leaves lookups unfaulted
  */
 public record FaultConfig(long latencyMs, double rate5xx, double rate429, double dropResponseAfterApply,
-                          long stallMs, int failNext, int failStatus, int failStatusNext) {
+                          long stallMs, int failNext, int failStatus, int failStatusNext, boolean failStatusAfterApply,
+                          int lookupFailStatus, int lookupFailStatusNext) {
 
     /** No faults. */
     public static final FaultConfig NONE = new FaultConfig(0, 0, 0, 0, 0, 0);
 
     private static final List<String> FIELDS = List.of("latencyMs", "rate5xx", "rate429", "dropResponseAfterApply",
-            "stallMs", "failNext", "failStatus", "failStatusNext");
+            "stallMs", "failNext", "failStatus", "failStatusNext", "failStatusAfterApply", "lookupFailStatus",
+            "lookupFailStatusNext");
 
     public FaultConfig {
         if (failStatusNext > 0 && (failStatus < 400 || failStatus > 599)) {
             throw HttpProblem.badRequest("failStatus must be a 4xx or 5xx status when failStatusNext > 0");
         }
+        if (lookupFailStatusNext > 0 && (lookupFailStatus < 400 || lookupFailStatus > 599)) {
+            throw HttpProblem.badRequest("lookupFailStatus must be a 4xx or 5xx status when lookupFailStatusNext > 0");
+        }
+    }
+
+    /** Status faults answered before applying, lookups unfaulted. */
+    public FaultConfig(long latencyMs, double rate5xx, double rate429, double dropResponseAfterApply, long stallMs,
+                       int failNext, int failStatus, int failStatusNext) {
+        this(latencyMs, rate5xx, rate429, dropResponseAfterApply, stallMs, failNext, failStatus, failStatusNext,
+                false, 0, 0);
     }
 
     /** Without a deterministic status fault. */
@@ -54,7 +70,19 @@ public record FaultConfig(long latencyMs, double rate5xx, double rate429, double
         }
         return new FaultConfig(millis(body, "latencyMs"), rate(body, "rate5xx"), rate(body, "rate429"),
                 rate(body, "dropResponseAfterApply"), millis(body, "stallMs"), count(body, "failNext"),
-                count(body, "failStatus"), count(body, "failStatusNext"));
+                count(body, "failStatus"), count(body, "failStatusNext"), flag(body, "failStatusAfterApply"),
+                count(body, "lookupFailStatus"), count(body, "lookupFailStatusNext"));
+    }
+
+    private static boolean flag(ObjectNode body, String field) {
+        JsonNode node = body.get(field);
+        if (node == null || node.isNull()) {
+            return false;
+        }
+        if (!node.isBoolean()) {
+            throw HttpProblem.badRequest(field + " must be true or false");
+        }
+        return node.booleanValue();
     }
 
     /** @return this configuration as JSON, with the counts of {@code failNext}/{@code failStatusNext} left */
@@ -67,7 +95,10 @@ public record FaultConfig(long latencyMs, double rate5xx, double rate429, double
                 .put("stallMs", stallMs)
                 .put("failNext", failNextLeft)
                 .put("failStatus", failStatus)
-                .put("failStatusNext", failStatusLeft);
+                .put("failStatusNext", failStatusLeft)
+                .put("failStatusAfterApply", failStatusAfterApply)
+                .put("lookupFailStatus", lookupFailStatus)
+                .put("lookupFailStatusNext", lookupFailStatusNext);
     }
 
     private static double rate(ObjectNode body, String field) {

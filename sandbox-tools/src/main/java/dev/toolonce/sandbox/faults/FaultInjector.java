@@ -29,12 +29,29 @@ public final class FaultInjector {
                 return refusal;
             }
             Response response = endpoint.handle(request);
+            if (response.afterLedger() && config.failStatusAfterApply() && faults.takeFailStatus()) {
+                faults.count(FaultKind.STATUS_AFTER_APPLY);
+                return Response.error(config.failStatus(), "injected_status", "injected fault after applying");
+            }
             return response.afterLedger() ? afterApply(faults, config, response) : response;
         };
     }
 
+    /** @return the lookup {@code endpoint} answering {@code lookupFailStatus} while {@code lookupFailStatusNext} lasts */
+    public Endpoint wrapLookup(String tool, Endpoint endpoint) {
+        ToolFaults faults = registry.require(tool);
+        return request -> {
+            FaultConfig config = faults.config();
+            if (faults.takeLookupFailStatus()) {
+                faults.count(FaultKind.LOOKUP_STATUS);
+                return Response.error(config.lookupFailStatus(), "injected_lookup_status", "injected fault");
+            }
+            return endpoint.handle(request);
+        };
+    }
+
     private Response refusal(ToolFaults faults, FaultConfig config) {
-        if (faults.takeFailStatus()) {
+        if (!config.failStatusAfterApply() && faults.takeFailStatus()) {
             faults.count(FaultKind.STATUS);
             Response r = Response.error(config.failStatus(), "injected_status", "injected fault");
             return config.failStatus() == 429 || config.failStatus() == 503 ? r.withHeader("Retry-After", "1") : r;

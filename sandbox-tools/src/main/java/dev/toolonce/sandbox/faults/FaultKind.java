@@ -9,6 +9,10 @@ public enum FaultKind {
     STALL("stall"),
     /** A status answered by {@code failStatus}/{@code failStatusNext}, without applying. */
     STATUS("status"),
+    /** A status answered by {@code failStatus} after the effect was applied ({@code failStatusAfterApply}). */
+    STATUS_AFTER_APPLY("statusAfterApply"),
+    /** A lookup answered by {@code lookupFailStatus}. */
+    LOOKUP_STATUS("lookupStatus"),
     /** A drop caused by {@code failNext}; such a drop also counts as {@link #DROP_RESPONSE}. */
     FAIL_NEXT("failNext");
 

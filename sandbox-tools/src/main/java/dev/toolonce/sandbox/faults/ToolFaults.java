@@ -11,6 +11,7 @@ final class ToolFaults {
     private volatile FaultConfig config = FaultConfig.NONE;
     private final AtomicInteger failNextLeft = new AtomicInteger();
     private final AtomicInteger failStatusLeft = new AtomicInteger();
+    private final AtomicInteger lookupFailStatusLeft = new AtomicInteger();
     private final Map<FaultKind, AtomicLong> injected = new EnumMap<>(FaultKind.class);
 
     ToolFaults() {
@@ -27,6 +28,12 @@ final class ToolFaults {
         config = newConfig;
         failNextLeft.set(newConfig.failNext());
         failStatusLeft.set(newConfig.failStatusNext());
+        lookupFailStatusLeft.set(newConfig.lookupFailStatusNext());
+    }
+
+    /** Atomically takes one unit of {@code lookupFailStatusNext}; false when none is left. */
+    boolean takeLookupFailStatus() {
+        return lookupFailStatusLeft.getAndUpdate(left -> left > 0 ? left - 1 : 0) > 0;
     }
 
     void clear() {

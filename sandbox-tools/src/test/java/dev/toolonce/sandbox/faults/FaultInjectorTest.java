@@ -78,6 +78,21 @@ class FaultInjectorTest {
     }
 
     @Test
+    void failStatusAfterApplyAppliesFirstAndLookupFaultsAnswerOnlyLookups() {
+        registry.require("counter").configure(new FaultConfig(0, 0, 0, 0, 0, 0, 500, 1, true, 503, 1));
+        assertThat(faulted.handle(request()).status()).isEqualTo(500);
+        assertThat(applied).as("the effect happened before the 500").hasValue(1);
+        assertThat(faulted.handle(request()).status()).isEqualTo(200);
+        assertThat(registry.require("counter").injected(FaultKind.STATUS_AFTER_APPLY)).isEqualTo(1);
+
+        Endpoint lookup = new FaultInjector(registry, new FaultDice(5L)).wrapLookup("counter",
+                request -> Response.json(200, Json.object().put("id", "x")));
+        assertThat(lookup.handle(request()).status()).isEqualTo(503);
+        assertThat(lookup.handle(request()).status()).isEqualTo(200);
+        assertThat(registry.require("counter").injected(FaultKind.LOOKUP_STATUS)).isEqualTo(1);
+    }
+
+    @Test
     void responsesThatNeverReachedTheLedgerAreNotDropped() {
         registry.require("counter").configure(new FaultConfig(0, 0, 0, 0, 0, 1));
         Endpoint refusing = new FaultInjector(registry, new FaultDice(5L))
