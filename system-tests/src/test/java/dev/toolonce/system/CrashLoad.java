@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Future;
 import java.util.stream.Collectors;
@@ -48,7 +49,7 @@ final class CrashLoad implements AutoCloseable {
     private final String name;
     private final EventCodec codec = new EventCodec();
     private final KafkaProducer<byte[], byte[]> producer;
-    private final List<Sent> sent = new ArrayList<>();
+    private final List<Sent> sent = java.util.Collections.synchronizedList(new ArrayList<>());
     private final ConcurrentLinkedQueue<Future<RecordMetadata>> inFlight = new ConcurrentLinkedQueue<>();
 
     /** One intent of the load. */
@@ -66,6 +67,16 @@ final class CrashLoad implements AutoCloseable {
         p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "300000");
         p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, "120000");
         producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    /**
+     * {@link #sendDirect} on a thread of its own, as a client would keep sending while the broker is away:
+     * once the producer has lost the broker, each {@code send} blocks until it is back (or 120 s pass).
+     *
+     * @return completes when every record was handed to the producer
+     */
+    CompletableFuture<Void> sendDirectInBackground(String phase, int n) {
+        return CompletableFuture.runAsync(() -> sendDirect(phase, n));
     }
 
     /** {@code n} intents to the intents topic, asynchronously (acknowledged later, see {@link #awaitSent}). */
@@ -119,13 +130,13 @@ final class CrashLoad implements AutoCloseable {
     }
 
     List<Sent> unanswered() {
-        return sent.stream().filter(s -> !results.byIntent.containsKey(s.messageId())).toList();
+        return sent().stream().filter(s -> !results.byIntent.containsKey(s.messageId())).toList();
     }
 
     /** The last answer (highest call version) per intent message id. */
     Map<String, ToolResult> finalResults() {
         Map<String, ToolResult> out = new HashMap<>();
-        for (Sent s : sent) {
+        for (Sent s : sent()) {
             results.byIntent.getOrDefault(s.messageId(), List.of()).stream()
                     .max(Comparator.comparingLong(ToolResult::callVersion)).ifPresent(r -> out.put(s.messageId(), r));
         }
@@ -202,7 +213,7 @@ final class CrashLoad implements AutoCloseable {
                 .collect(Collectors.groupingBy(ToolResult::status, Collectors.counting()));
         long duplicates = effects.values().stream().filter(c -> c > 1).count();
         Duration resume = back == null ? null : timeToFirstResultAfter(back);
-        Map<String, Long> byPhase = sent.stream().collect(Collectors.groupingBy(s -> s.phase() + "/" + s.via(),
+        Map<String, Long> byPhase = sent().stream().collect(Collectors.groupingBy(s -> s.phase() + "/" + s.via(),
                 java.util.TreeMap::new, Collectors.counting()));
         Map<String, Long> unansweredByPhase = unanswered().stream().collect(Collectors.groupingBy(
                 s -> s.phase() + "/" + s.via(), java.util.TreeMap::new, Collectors.counting()));
@@ -228,7 +239,7 @@ final class CrashLoad implements AutoCloseable {
         assertThat(unanswered()).as("intents without an answer on the results topic").isEmpty();
         assertThat(effects.entrySet()).as("scopes with more than one effect at the sandbox")
                 .filteredOn(e -> e.getValue() > 1).isEmpty();
-        for (Sent s : sent) {
+        for (Sent s : sent()) {
             ToolResult r = finals.get(s.messageId());
             assertThat(r.status()).as("final status of %s (%s, %s)", s.key(), s.phase(), s.via())
                     .isIn(ResultStatus.COMMITTED, ResultStatus.NEEDS_REVIEW);
@@ -243,7 +254,9 @@ final class CrashLoad implements AutoCloseable {
 
     /** Every intent of the load, in the order sent. */
     List<Sent> sent() {
-        return List.copyOf(sent);
+        synchronized (sent) {
+            return List.copyOf(sent);
+        }
     }
 
     @Override
