@@ -11,7 +11,8 @@ import tools.jackson.databind.JsonNode;
 /**
  * Applies a result event to the agent's step (DESIGN.md point 12): only a newer {@code callVersion} of
  * the same scope changes a step, and a REJECTED answer changes only the step whose own intent it answers,
- * so duplicates, stale results and rejections of conflicting requests never touch an original step.
+ * so duplicates, stale results and rejections of conflicting requests never touch an original step; a
+ * {@code MESSAGE_ID_REUSED} rejection (addressed to the reused id, which is the original step's own) never does either.
  * Every result is also logged with whether it was applied and why not.
  */
 public final class StepResults {
@@ -23,6 +24,7 @@ public final class StepResults {
                AND tenant_id = ? AND tool = ? AND operation = ? AND idempotency_key = ?
                AND call_version < ?
                AND (? <> 'REJECTED' OR intent_message_id = ?)
+               AND NOT (? = 'REJECTED' AND coalesce(?, '') = 'MESSAGE_ID_REUSED')
             """;
     private static final String LOG = """
             INSERT INTO %s.step_result_log (result_message_id, intent_message_id, task_id, step_id, status,
@@ -96,15 +98,24 @@ public final class StepResults {
                 r.callVersion(), r.externalObjectId(), r.result() == null ? null : r.result().toString(),
                 r.error() == null ? null : r.error().code(), r.error() == null ? null : r.error().message(),
                 r.messageId(), r.taskId(), r.stepId(), r.tenantId(), r.tool(), r.operation(), r.idempotencyKey(),
-                r.callVersion(), r.status().name(), r.intentMessageId()) == 1;
+                r.callVersion(), r.status().name(), r.intentMessageId(), r.status().name(), errorCode(r)) == 1;
         jdbc.update(log, r.messageId(), r.intentMessageId(), r.taskId(), r.stepId(), r.status().name(),
                 r.callVersion(), applied, applied ? "applied" : reason(r));
         return applied;
     }
 
+    private static String errorCode(ToolResult r) {
+        return r.error() == null ? null : r.error().code();
+    }
+
     private static String reason(ToolResult r) {
         if (r.taskId() == null || r.stepId() == null) {
             return "no step named in the result";
+        }
+        if (r.status() == ResultStatus.REJECTED && "MESSAGE_ID_REUSED".equals(errorCode(r))) {
+            // The refused intent reused the message id of the step's own intent: the answer is for the
+            // sender of that other payload, never a change of the original step.
+            return "MESSAGE_ID_REUSED answers another payload sent under this step's message id; step unchanged";
         }
         return r.status() == ResultStatus.REJECTED
                 ? "rejection not addressed to this step's own intent, or no such step"
