@@ -150,6 +150,17 @@ public final class ToolCallStore {
     private static final String HAS_EVIDENCE = """
             SELECT count(*) FROM %1$s.tool_call_attempt WHERE call_id = ? AND detail LIKE ?
             """;
+    /** The plan's first note, written only while no tombstone exists for the scope (see insertPlanned). */
+    private static final String PLANNED_NOTE = """
+            INSERT INTO %1$s.tool_call_attempt (call_id, fence, from_state, to_state, detail)
+            SELECT ?, 0, NULL, 'PLANNED', ?
+             WHERE NOT EXISTS (SELECT 1 FROM %1$s.tool_call_tombstone t
+                                WHERE t.tenant_id = ? AND t.tool = ? AND t.operation = ? AND t.idempotency_key = ?)
+            """;
+    /** Undoes a plan inserted in the current transaction that raced a purge; never touches a claimed call. */
+    private static final String DISCARD_PLANNED = """
+            DELETE FROM %1$s.tool_call WHERE id = ? AND state = 'PLANNED' AND fence = 0
+            """;
     private static final String ATTEMPT = """
             INSERT INTO %1$s.tool_call_attempt (call_id, fence, from_state, to_state, detail)
             VALUES (?, ?, ?, ?, ?)
@@ -157,6 +168,8 @@ public final class ToolCallStore {
 
     private final JdbcTemplate jdbc;
     private final String insertPlanned;
+    private final String plannedNote;
+    private final String discardPlanned;
     private final String findForShare;
     private final String find;
     private final String claim;
@@ -179,6 +192,8 @@ public final class ToolCallStore {
         this.jdbc = jdbc;
         String s = SqlNames.schema(schema);
         this.insertPlanned = INSERT_PLANNED.formatted(s, COLUMNS);
+        this.plannedNote = PLANNED_NOTE.formatted(s);
+        this.discardPlanned = DISCARD_PLANNED.formatted(s);
         this.findForShare = FIND_FOR_SHARE.formatted(s, COLUMNS);
         this.find = FIND.formatted(s, COLUMNS);
         this.claim = CLAIM.formatted(s, COLUMNS);
@@ -211,11 +226,24 @@ public final class ToolCallStore {
      * scope already has a call or was purged (a tombstone exists); nothing changed then.
      */
     public Optional<ToolCall> insertPlanned(NewCall c) {
-        List<ToolCall> rows = jdbc.query(insertPlanned, MAPPER, c.scope().tenantId(), c.scope().tool(),
-                c.scope().operation(), c.scope().idempotencyKey(), c.providerKey().value(), c.requestHash().value(),
-                c.argumentsJson(), c.taskId(), c.stepId(), c.intentMessageId());
-        rows.forEach(call -> recordAttempt(call.id(), 0, null, CallState.PLANNED, "planned by " + c.intentMessageId()));
-        return rows.stream().findFirst();
+        CallScope s = c.scope();
+        List<ToolCall> rows = jdbc.query(insertPlanned, MAPPER, s.tenantId(), s.tool(), s.operation(),
+                s.idempotencyKey(), c.providerKey().value(), c.requestHash().value(), c.argumentsJson(), c.taskId(),
+                c.stepId(), c.intentMessageId());
+        if (rows.isEmpty()) {
+            return Optional.empty();
+        }
+        ToolCall call = rows.get(0);
+        // A purge of the scope's previous call may have committed while this insert waited on that row: the
+        // insert's NOT EXISTS saw no tombstone then. The plan's first ledger note is written only if a fresh
+        // statement still sees none; otherwise the insert is undone in this same transaction (nobody ever saw
+        // it), so a purged scope is never planned again.
+        if (jdbc.update(plannedNote, call.id(), "planned by " + c.intentMessageId(), s.tenantId(), s.tool(),
+                s.operation(), s.idempotencyKey()) == 0) {
+            jdbc.update(discardPlanned, call.id());
+            return Optional.empty();
+        }
+        return Optional.of(call);
     }
 
     /**
