@@ -43,6 +43,7 @@ final class SystemStack {
         for (String topic : List.of(Contract.INTENTS_DLQ_TOPIC, Contract.RESULTS_DLQ_TOPIC, "toolonce.relay.dlq")) {
             infra.createTopic(topic, 3);
         }
+        dropSlotsOfEarlierRuns(infra);
         jdbcUrl = infra.freshDatabase("system");
         int sandboxPort = ServiceProcess.freePort();
         int executorPort = ServiceProcess.freePort();
@@ -68,6 +69,20 @@ final class SystemStack {
         consumer = start("inbox-consumer", "dev.toolonce.agent.ConsumerApplication", consumerPort,
                 "http://127.0.0.1:" + consumerPort);
         startRelay();
+    }
+
+    /**
+     * Each run gets slots of its own (slot names are cluster-wide), and a reused test cluster would otherwise
+     * collect them until {@code max_replication_slots} is reached: drop the inactive ones of earlier runs.
+     */
+    private static void dropSlotsOfEarlierRuns(TestStack infra) {
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection(infra.jdbcUrl(), "postgres", "");
+             java.sql.Statement st = c.createStatement()) {
+            st.execute("SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots "
+                    + "WHERE NOT active AND slot_name LIKE 'system\\_%'");
+        } catch (java.sql.SQLException e) {
+            throw new IllegalStateException("cannot drop the replication slots of earlier runs", e);
+        }
     }
 
     /** (Re)starts the relay process and waits until its slots exist and its engines run. */
