@@ -4,7 +4,7 @@ import java.util.List;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
- * The inbox of an idempotent consumer (DESIGN.md point 11): {@code (consumer group, message id, payload hash)}
+ * The inbox of an idempotent consumer (docs/protocol.md §14): {@code (consumer group, message id, payload hash)}
  * recorded in the transaction of the effect. Insert first; a conflict means "seen".
  */
 public final class InboxStore {

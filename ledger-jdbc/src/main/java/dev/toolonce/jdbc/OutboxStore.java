@@ -5,7 +5,7 @@ import java.util.List;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
- * Writes {@code <schema>.outbox_event} rows in the caller's transaction (DESIGN.md point 11). With a
+ * Writes {@code <schema>.outbox_event} rows in the caller's transaction (docs/protocol.md §14). With a
  * Spring-managed DataSource the template joins the surrounding transaction; for a plain JDBC
  * {@link java.sql.Connection} wrap it with {@link org.springframework.jdbc.datasource.SingleConnectionDataSource}.
  */

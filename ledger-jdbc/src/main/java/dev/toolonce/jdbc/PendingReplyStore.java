@@ -4,7 +4,7 @@ import java.util.List;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
- * Duplicates that arrived while their call was in flight (DESIGN.md point 12): recorded at intake and
+ * Duplicates that arrived while their call was in flight (docs/protocol.md §15): recorded at intake and
  * answered, then removed, in the transaction that completes the call.
  */
 public final class PendingReplyStore {

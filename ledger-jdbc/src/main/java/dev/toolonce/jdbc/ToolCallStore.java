@@ -312,7 +312,7 @@ public final class ToolCallStore {
 
     /**
      * Moves up to {@code limit} calls whose lease expired to UNKNOWN (fence + 1), to be reconciled after
-     * {@code settle}. Never sends them back to execution directly (DESIGN.md point 5).
+     * {@code settle}. Never sends them back to execution directly (docs/protocol.md §7).
      */
     public List<ToolCall> sweepExpiredLeases(int limit, Duration settle) {
         return sweepExpiredLeases(limit, settle, java.util.Map.of());

@@ -14,7 +14,7 @@ import org.springframework.kafka.core.KafkaTemplate;
 
 /**
  * Sends a record that never reached the database to the dead-letter topic, synchronously: the caller
- * commits the offset only after this returned (DESIGN.md point 11). Key, value and original headers are
+ * commits the offset only after this returned (docs/protocol.md §14, docs/contract.md §11). Key, value and original headers are
  * kept; the contract's {@code toolonce.*} headers say why and where from.
  */
 public final class DeadLetters implements IsolatingBatchProcessor.DeadLetterSink {

@@ -17,7 +17,7 @@ import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.Test;
 
 /**
- * DESIGN.md point 4: 64 claimers in two processes hit one PLANNED call at the same instant and exactly one
+ * docs/protocol.md §6: 64 claimers in two processes hit one PLANNED call at the same instant and exactly one
  * wins. The negative control runs the same race through a check-then-act claim without the guard and
  * must fail the same assertion — proof that this test can fail.
  */

@@ -31,8 +31,8 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * Issue 7, protocol edges against the whole stack (every service its own process): the pending-reply path
- * (DESIGN.md point 12), stale call versions on the agent side (point 12), refusals of purged scopes and
- * expired intents at intake (point 10), and lease heartbeats under a slow tool (point 5). Each is judged
+ * (docs/protocol.md §15), stale call versions on the agent side (§15), refusals of purged scopes and
+ * expired intents at intake (§13), and lease heartbeats under a slow tool (§7). Each is judged
  * where it shows: the results topic, {@code agent.agent_step} / {@code step_result_log}, the ledger and the
  * sandbox's effects.
  */
@@ -168,7 +168,7 @@ class ProtocolEdgesIT {
 
     @Test
     void aToolSlowerThanMostOfTheLeaseIsKeptAliveByHeartbeatsAndCommitsOnce() throws Exception {
-        // The start-up check (DESIGN.md point 5) requires connect + read + 2 x heartbeat + margin < lease, so
+        // The start-up check (docs/protocol.md §7) requires connect + read + 2 x heartbeat + margin < lease, so
         // the slowest tool allowed under a 14 s lease answers after 8 s of its 9 s read timeout.
         Duration lease = Duration.ofSeconds(14);
         lone = new LoneExecutor(stack, "--toolonce.executor.lease=" + lease.toSeconds() + "s",

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 /**
- * DESIGN.md points 5, 7, 8, 9 and 15 under injected faults, each against an executor process of its own
+ * docs/protocol.md §7, §9, §10, §12 and §16 under injected faults, each against an executor process of its own
  * (crashed, paused or restarted as the scenario needs) and judged at the sandbox's ledger. The protocol
  * scenarios that must prove the executor never sends twice use {@code counter}, which never deduplicates.
  */

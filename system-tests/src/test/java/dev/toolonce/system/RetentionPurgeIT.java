@@ -14,7 +14,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
 
 /**
- * DESIGN.md point 10 against a real ledger: terminal calls past retention go, by {@code terminal_at}, and
+ * docs/protocol.md §13 against a real ledger: terminal calls past retention go, by {@code terminal_at}, and
  * leave a tombstone; recent or unfinished calls stay.
  */
 class RetentionPurgeIT {

@@ -4,7 +4,7 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
 
-/** The tool executor: intake of intents, claims, tool calls and completions (DESIGN.md points 4-7). */
+/** The tool executor: intake of intents, claims, tool calls and completions (docs/protocol.md §5–§9). */
 @SpringBootApplication
 @ConfigurationPropertiesScan
 public class ExecutorApplication {

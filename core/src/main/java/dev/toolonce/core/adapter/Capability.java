@@ -1,7 +1,7 @@
 package dev.toolonce.core.adapter;
 
 /**
- * What a tool can do for the protocol (DESIGN.md points 6-8). The executor derives its safety decisions
+ * What a tool can do for the protocol (docs/adapters.md §2). The executor derives its safety decisions
  * from these, never from the tool's name: only {@link #NATIVE_IDEMPOTENCY} or {@link #UNIQUE_REFERENCE}
  * make a retry after a confirmed-absent lookup safe.
  */

@@ -5,7 +5,7 @@ import dev.toolonce.core.outcome.LookupOutcome;
 import dev.toolonce.core.outcome.ToolOutcome;
 
 /**
- * The port to one external tool (DESIGN.md points 6-8). An adapter performs exactly one request per
+ * The port to one external tool (docs/adapters.md; docs/protocol.md §8–§10). An adapter performs exactly one request per
  * method call and classifies what it saw; it never retries, waits or decides a retry on its own — the
  * executor does that from the ledger. No method throws for a tool failure: every failure is an outcome.
  * Implementations must be thread-safe: many workers call one adapter.

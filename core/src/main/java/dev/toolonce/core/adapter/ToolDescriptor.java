@@ -77,7 +77,7 @@ public record ToolDescriptor(
         return capabilities.contains(c);
     }
 
-    /** True when a retry after a confirmed-absent lookup cannot create a second effect (DESIGN.md point 8). */
+    /** True when a retry after a confirmed-absent lookup cannot create a second effect (docs/protocol.md §10). */
     public boolean retrySafe() {
         return has(Capability.NATIVE_IDEMPOTENCY) || has(Capability.UNIQUE_REFERENCE);
     }

@@ -1,6 +1,6 @@
 package dev.toolonce.core.call;
 
-/** The ledger states of a tool call (DESIGN.md point 3). Legal moves live in {@link Transitions}. */
+/** The ledger states of a tool call (docs/protocol.md §4). Legal moves live in {@link Transitions}. */
 public enum CallState {
     PLANNED, STARTED, COMMITTED, FAILED_RETRYABLE, FAILED_FINAL, UNKNOWN, RECONCILING,
     COMPENSATING, COMPENSATED, NEEDS_REVIEW;

@@ -25,7 +25,7 @@ public final class Transitions {
         allow(COMPENSATING, COMPENSATED, NEEDS_REVIEW);
         // Operator resolutions.
         allow(NEEDS_REVIEW, COMMITTED, FAILED_RETRYABLE, FAILED_FINAL, COMPENSATING);
-        // Only the duplicate alarm (DESIGN.md point 8): a late Applied proves an effect on a call the agent was
+        // Only the duplicate alarm (docs/protocol.md §11): a late Applied proves an effect on a call the agent was
         // told had failed; a human must reconcile the two. No automatic execution leaves FAILED_FINAL.
         allow(FAILED_FINAL, NEEDS_REVIEW);
         allow(COMPENSATED);

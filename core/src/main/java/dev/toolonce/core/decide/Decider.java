@@ -7,7 +7,7 @@ import java.time.Instant;
 import java.util.Optional;
 
 /**
- * The protocol's decision for an incoming intent (DESIGN.md points 2, 10, 12). Pure: no I/O, no clock;
+ * The protocol's decision for an incoming intent (docs/protocol.md §3, §13 and §15). Pure: no I/O, no clock;
  * time comes in as {@code now}.
  */
 public final class Decider {

@@ -5,7 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 
 /**
- * DESIGN.md point 6: what a tool sees instead of the scope,
+ * docs/protocol.md §8: what a tool sees instead of the scope,
  * {@code base64url(SHA-256(scope))} without padding — 43 characters, no tenant data in clear,
  * collision-free across tenants because the hashed text is the full scope.
  */

@@ -17,7 +17,7 @@ import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * DESIGN.md point 2: {@code sha256:hex(SHA-256(JCS({tenantId, tool, operation, arguments})))},
+ * docs/protocol.md §3: {@code sha256:hex(SHA-256(JCS({tenantId, tool, operation, arguments})))},
  * JCS = RFC 8785. JCS reads numbers as IEEE doubles, so numbers it cannot represent exactly
  * (integers beyond ±(2^53−1), values outside the double range) are refused with
  * {@link InvalidArgumentsException} naming the path, rather than hashed lossily. Stateless, thread-safe.

@@ -4,7 +4,7 @@ import java.time.Duration;
 
 /**
  * What a tool said when asked, by provider key or reference, whether an earlier attempt took effect
- * (DESIGN.md point 8). The reconciler never calls the tool's effect itself.
+ * (docs/protocol.md §10, docs/adapters.md §4). The reconciler never calls the tool's effect itself.
  */
 public sealed interface LookupOutcome {
 

@@ -3,7 +3,7 @@ package dev.toolonce.core.outcome;
 import java.time.Duration;
 
 /**
- * What one attempt at a tool produced (DESIGN.md point 7). Adapters return one of these instead of
+ * What one attempt at a tool produced (docs/protocol.md §9). Adapters return one of these instead of
  * throwing; only the adapter knows whether a failure came before or after the request was sent.
  */
 public sealed interface ToolOutcome {

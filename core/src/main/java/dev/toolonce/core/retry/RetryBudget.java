@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * A per-tool retry budget (DESIGN.md point 9): at most {@code retriesPerWindow} retries of one tool start
+ * A per-tool retry budget (docs/protocol.md §12): at most {@code retriesPerWindow} retries of one tool start
  * within any {@code window}, so that a failing provider is not hit by a storm of retries. A retry over
  * budget is not dropped: {@link #reserve} returns how long it must wait for a slot, and the caller
  * schedules it that much later. Thread-safe; time comes from the injected clock.

@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.function.DoubleSupplier;
 
 /**
- * Exponential backoff with full jitter and a cap (DESIGN.md point 9): attempt n waits a uniformly random
+ * Exponential backoff with full jitter and a cap (docs/protocol.md §12): attempt n waits a uniformly random
  * time in {@code [0, min(cap, base * 2^(n-1))]}, but never less than the tool's {@code Retry-After}.
  *
  * @param base        first backoff; positive

@@ -9,7 +9,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Applies a result event to the agent's step (DESIGN.md point 12): only a newer {@code callVersion} of
+ * Applies a result event to the agent's step (docs/protocol.md §15): only a newer {@code callVersion} of
  * the same scope changes a step, and a REJECTED answer changes only the step whose own intent it answers,
  * so duplicates, stale results and rejections of conflicting requests never touch an original step; a
  * {@code MESSAGE_ID_REUSED} rejection (addressed to the reused id, which is the original step's own) never does either.

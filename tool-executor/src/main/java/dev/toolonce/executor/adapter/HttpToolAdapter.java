@@ -286,7 +286,7 @@ public final class HttpToolAdapter implements ToolAdapter {
             return new ToolOutcome.Applied(externalId(tree, spec.externalIdPointer()), resultJson(tree, r.body()));
         }
         if (verdict == Verdict.RETRYABLE) {
-            // DESIGN.md point 7: a 5xx is retryable only under native idempotency, and then the effect may
+            // docs/adapters.md §3: a 5xx is retryable only under native idempotency, and then the effect may
             // exist (the provider failed after applying); only 429 and explicit overrides say "not applied".
             boolean serverError = status >= 500 && status < 600;
             return serverError && classifier.nativeIdempotency()

@@ -4,7 +4,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Reads an HTTP status with DESIGN.md point 7's safe defaults, then the tool's overrides:
+ * Reads an HTTP status with the safe defaults of docs/adapters.md §3, then the tool's overrides:
  * the provider's "key reused" marker in an error body → review; an override for the exact status;
  * 2xx applied; 429 retryable; 401/403 pause; 408/409 indeterminate (in progress, or applied: reconcile);
  * 5xx retryable only with native idempotency, else indeterminate; the common validation statuses

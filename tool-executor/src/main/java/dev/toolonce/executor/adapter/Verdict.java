@@ -2,7 +2,7 @@ package dev.toolonce.executor.adapter;
 
 import java.util.Locale;
 
-/** How an HTTP status is read (DESIGN.md point 7); the names are what {@code statuses} overrides use. */
+/** How an HTTP status is read (docs/adapters.md §3); the names are what {@code statuses} overrides use. */
 enum Verdict {
     /** The effect happened. */
     APPLIED,

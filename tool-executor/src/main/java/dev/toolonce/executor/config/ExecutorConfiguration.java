@@ -191,7 +191,7 @@ public class ExecutorConfiguration {
                 probe, p.poisonAttempts(), meters);
     }
 
-    /** DESIGN.md point 4: offsets are committed by us after intake, and a new group starts at the beginning. */
+    /** docs/protocol.md §5: offsets are committed by us after intake, and a new group starts at the beginning. */
     static void checkOffsetSettings(Map<String, Object> consumer) {
         Object autoCommit = consumer.get(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG);
         Object reset = consumer.get(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG);

@@ -29,7 +29,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param crashAt          test-only crash point name (see CrashPoints); never set in production
  * @param pauseAt          test-only pause point name (see CrashPoints); never set in production
  * @param pauseFor         how long the first worker reaching {@code pauseAt} stalls
- * @param retention        how long terminal calls and inbox rows are kept (DESIGN.md point 10)
+ * @param retention        how long terminal calls and inbox rows are kept (docs/protocol.md §13)
  * @param retentionMargin  intents older than {@code retention - margin} are refused as expired
  * @param allowInfiniteTopicRetention accept consumed topics with retention.ms = -1 (an explicit override)
  * @param poisonAttempts   times a record that fails on its own is tried before it is dead-lettered
@@ -90,7 +90,7 @@ public record ExecutorProperties(
     }
 
     /**
-     * DESIGN.md point 5: for every tool, {@code total timeout + 2 × heartbeat + margin < lease}, or a
+     * docs/protocol.md §7: for every tool, {@code total timeout + 2 × heartbeat + margin < lease}, or a
      * healthy but slow call would be swept as unknown while it still runs.
      *
      * @throws IllegalArgumentException naming the tool and the numbers

@@ -9,7 +9,7 @@ import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 /**
- * What one attempt's outcome does to the ledger (DESIGN.md points 7-9), without I/O: the caller supplies
+ * What one attempt's outcome does to the ledger (docs/protocol.md §9, §10 and §12), without I/O: the caller supplies
  * what it knows about the call and the tool. The rules that keep evidence honest:
  * <ul>
  *   <li>{@code Applied} commits; {@code Rejected} fails for good (or goes to review for a reused key);

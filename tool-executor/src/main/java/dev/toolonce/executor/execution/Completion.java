@@ -23,7 +23,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 /**
  * Records one attempt's outcome in one transaction, by the rules of {@link AttemptRules}. A lost guard (the
  * sweeper or an operator moved the call) writes nothing for the attempt — but an {@code Applied} outcome
- * is evidence (DESIGN.md point 8): it is noted with the call ({@link ToolCallStore#noteEvidence}); it commits
+ * is evidence (docs/protocol.md §11): it is noted with the call ({@link ToolCallStore#noteEvidence}); it commits
  * a call that is not final yet (NEEDS_REVIEW included, unless a duplicate alarm put it there); on a call
  * committed with another external id, or on a FAILED_FINAL call, it raises the duplicate alarm (NEEDS_REVIEW,
  * {@code DUPLICATE_EFFECT}).
@@ -71,7 +71,7 @@ public final class Completion {
         Optional<ToolCall> done = tx.execute(s -> {
             Optional<ToolCall> d = finisher.finish(claimed, CallState.STARTED, finish);
             if (d.isPresent() && outcome instanceof ToolOutcome.Rejected r && r.pauseTool()) {
-                // DESIGN.md point 7: credentials refused — no further call of this tool until an operator resumes it.
+                // docs/adapters.md §6: credentials refused — no further call of this tool until an operator resumes it.
                 pauses.pause(claimed.scope().tool(), r.code() + ": " + r.message());
                 log.error("tool '{}' paused after call {} was refused with {}; resume with POST /tools/{}/resume",
                         claimed.scope().tool(), claimed.id(), r.code(), claimed.scope().tool());

@@ -173,7 +173,7 @@ public final class Dispatcher implements SmartLifecycle {
     private void runOne(ToolCall call) {
         try {
             crashPoints.reach(CrashPoints.BEFORE_SEND);
-            // DESIGN.md point 5: re-check fence and lease just before sending; a swept call is not ours to send.
+            // docs/protocol.md §6: re-check fence and lease just before sending; a swept call is not ours to send.
             if (!calls.stillHeld(call, CallState.STARTED)) {
                 stats.fencedBeforeSend();
                 log.warn("call {} at fence {} was fenced out before sending; not sent", call.id(), call.fence());

@@ -22,7 +22,7 @@ import java.time.format.DateTimeParseException;
 import java.util.Optional;
 
 /**
- * Intake of one accepted intent, inside the batch transaction (DESIGN.md point 4): the inbox row first,
+ * Intake of one accepted intent, inside the batch transaction (docs/protocol.md §5): the inbox row first,
  * then the decision for its scope — plan a new call, refuse, replay a finished one, or record the
  * duplicate to be answered when its call completes.
  */

@@ -8,7 +8,7 @@ sealed interface ParsedIntent {
 
     /**
      * Readable; goes through intake in the batch transaction. {@code scopeProblem} is non-null when the only
-     * schema violations are in the scope fields (DESIGN.md point 1): such an intent is answered
+     * schema violations are in the scope fields (docs/protocol.md §2): such an intent is answered
      * {@code REJECTED INVALID_ARGUMENTS} naming the field, not dead-lettered.
      */
     record Accepted(ConsumerRecord<byte[], byte[]> record, String messageId, String payloadHash, ToolIntent intent,

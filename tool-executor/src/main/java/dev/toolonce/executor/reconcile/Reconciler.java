@@ -24,7 +24,7 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * Recovery driven from the ledger, never by re-reading Kafka (DESIGN.md points 5 and 8). Every tick:
+ * Recovery driven from the ledger, never by re-reading Kafka (docs/protocol.md §7 and §10). Every tick:
  * the sweeper moves calls whose lease expired to UNKNOWN (fence + 1), to be looked at after their tool's
  * settle delay; then UNKNOWN calls whose time came are claimed into RECONCILING (own lease and fence) —
  * never calls of a paused tool — and the tool is asked by provider key or reference, while a heartbeat

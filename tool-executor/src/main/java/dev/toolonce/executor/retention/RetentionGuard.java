@@ -13,7 +13,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * DESIGN.md point 10: the ledger must remember a call at least as long as Kafka can redeliver its intent
+ * docs/protocol.md §13: the ledger must remember a call at least as long as Kafka can redeliver its intent
  * (topic retention, the DLQ's included) plus the retry horizon; otherwise a redelivery after the purge
  * would execute again. Reads the real {@code retention.ms} of every consumed topic with the AdminClient.
  */

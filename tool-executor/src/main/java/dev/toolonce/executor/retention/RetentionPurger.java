@@ -4,7 +4,7 @@ import java.time.Duration;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
- * DESIGN.md point 10: purges terminal calls by the time they became terminal, in batches, leaving a
+ * docs/protocol.md §13: purges terminal calls by the time they became terminal, in batches, leaving a
  * tombstone (hash, status, external id); purges inbox rows past retention and relayed outbox rows.
  */
 public final class RetentionPurger {

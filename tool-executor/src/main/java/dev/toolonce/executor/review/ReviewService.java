@@ -14,7 +14,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * Human decisions on calls in NEEDS_REVIEW (DESIGN.md point 15): commit with the external id the operator
+ * Human decisions on calls in NEEDS_REVIEW (docs/protocol.md §16): commit with the external id the operator
  * found, retry (after the operator reconciled by hand), or fail. Each resolution is a guarded transition,
  * an audit row and — for commit and fail — a result event, all in one transaction.
  */
