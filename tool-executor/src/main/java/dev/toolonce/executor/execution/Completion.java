@@ -95,6 +95,7 @@ public final class Completion {
 
     private void flagNoExternalId(ToolCall call, String where) {
         calls.note(call, NO_EXTERNAL_ID + ": the tool reported success without a usable external id (" + where + ")");
+        stats.appliedWithoutExternalId(call.scope().tool());
         log.warn("call {} ({}) committed without an external id: the tool answered success but named no usable "
                 + "object; compensation by id and duplicate detection by id are impossible for it", call.id(), call.scope());
     }

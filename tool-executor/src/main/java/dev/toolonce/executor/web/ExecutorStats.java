@@ -49,6 +49,11 @@ public final class ExecutorStats {
         counter("toolonce.reviews", "action", action).increment();
     }
 
+    /** A tool reported success but named no usable object (see {@code Completion}). */
+    public void appliedWithoutExternalId(String tool) {
+        counter("toolonce.applied.without_external_id", "tool", tool).increment();
+    }
+
     public void fencedBeforeSend() {
         counter("toolonce.guards.lost", "guard", "pre_send").increment();
     }

@@ -361,6 +361,8 @@ class EvidenceLedgerIT {
         assertThat(done.resultJson()).doesNotContain(nul).doesNotContain("\\" + "u0000");
         assertThat(history(c)).anyMatch(h -> h.startsWith("COMMITTED " + Completion.NO_EXTERNAL_ID));
         assertThat(published(c)).containsExactly("COMMITTED"); // the stored payload is valid jsonb
+        assertThat(meters.get("toolonce.applied.without_external_id").tag("tool", "payments").counter().count())
+                .isEqualTo(1.0);
 
         ToolCall other = planAndClaim("payments", "nul-error");
         assertThat(completion.record(other, new ToolOutcome.Rejected("TOOL_REJECTED", "bad" + nul + "input"))
