@@ -1,7 +1,14 @@
 package dev.toolonce.system;
 
+import static org.awaitility.Awaitility.await;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -12,6 +19,17 @@ import org.junit.jupiter.api.Test;
  * No service is restarted by the test.
  */
 class PostgresCrashIT {
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+    private static int status(String url) {
+        try {
+            return HTTP.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(5)).build(),
+                    HttpResponse.BodyHandlers.discarding()).statusCode();
+        } catch (Exception e) {
+            return -1;
+        }
+    }
+
     private static final Duration SETTLE = Duration.ofMinutes(4);
 
     @Test
@@ -25,6 +43,10 @@ class PostgresCrashIT {
             Instant back;
             try {
                 stack.infra.killPostgres();
+                // Readiness tells the truth: every service says it cannot work while its database is gone.
+                for (String url : List.of(stack.executorUrl, stack.consumerUrl, stack.relayUrl)) {
+                    await().atMost(Duration.ofSeconds(30)).until(() -> status(url + "/ready") == 503);
+                }
                 load.sendDirect("during", 100);
                 load.awaitSent(Duration.ofSeconds(60));
                 Thread.sleep(3_000); // PostgreSQL stays down a while: intake and dispatch meet a dead database
@@ -32,6 +54,9 @@ class PostgresCrashIT {
                 stack.infra.startPostgres();
             }
             back = Instant.now();
+            for (String url : List.of(stack.executorUrl, stack.consumerUrl, stack.relayUrl)) {
+                await().atMost(Duration.ofSeconds(60)).until(() -> status(url + "/ready") == 200);
+            }
             load.sendDirect("after", 60);
             load.publishOutbox("after", 60);
             load.awaitSent(Duration.ofSeconds(60));

@@ -20,6 +20,7 @@ final class SystemStack {
     final String sandboxUrl;
     final String relayUrl;
     final String executorUrl;
+    final String consumerUrl;
     private final Map<String, String> env;
     private final List<String> relayArgs;
     ServiceProcess sandbox;
@@ -52,6 +53,7 @@ final class SystemStack {
         sandboxUrl = "http://127.0.0.1:" + sandboxPort;
         executorUrl = "http://127.0.0.1:" + executorPort;
         relayUrl = "http://127.0.0.1:" + relayPort;
+        consumerUrl = "http://127.0.0.1:" + consumerPort;
         env = Map.of("TOOLONCE_PG_URL", jdbcUrl, "KAFKA_BOOTSTRAP", infra.kafkaBootstrap(), "SANDBOX_URL", sandboxUrl);
         // Slot names are cluster-wide and outlive a test run in a reused cluster: give this run its own.
         String run = jdbcUrl.substring(jdbcUrl.lastIndexOf('/') + 1).replaceAll("[^a-z0-9_]", "_");
@@ -66,8 +68,7 @@ final class SystemStack {
                 "--toolonce.relay.sources[1].table=agent.outbox_event");
         sandbox = start("sandbox-tools", "dev.toolonce.sandbox.SandboxApplication", sandboxPort, sandboxUrl);
         executor = start("tool-executor", "dev.toolonce.executor.ExecutorApplication", executorPort, executorUrl);
-        consumer = start("inbox-consumer", "dev.toolonce.agent.ConsumerApplication", consumerPort,
-                "http://127.0.0.1:" + consumerPort);
+        consumer = start("inbox-consumer", "dev.toolonce.agent.ConsumerApplication", consumerPort, consumerUrl);
         startRelay();
     }
 
