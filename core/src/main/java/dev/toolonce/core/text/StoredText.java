@@ -1,12 +1,14 @@
 package dev.toolonce.core.text;
 
+import dev.toolonce.schemas.InputBounds;
 import java.util.regex.Pattern;
 
 /**
  * Text that came from outside (a tool's answer, an exception message) made safe to store: PostgreSQL
  * {@code text} refuses the NUL character (U+0000), and {@code jsonb} refuses its JSON escape, so one
  * NUL in a hostile response could otherwise make a completion transaction fail on every retry. NUL is
- * replaced by U+FFFD (the replacement character); nothing else changes. Pure functions, null-safe.
+ * replaced by U+FFFD (the replacement character); nothing else changes. The character rules are those of
+ * {@link InputBounds}, which the consumers apply to what they read. Pure functions, null-safe.
  */
 public final class StoredText {
     /** The replacement for NUL. */
@@ -19,7 +21,7 @@ public final class StoredText {
 
     /** @return {@code text} with every NUL replaced; null for null */
     public static String clean(String text) {
-        return text == null || text.indexOf('\0') < 0 ? text : text.replace('\0', REPLACEMENT);
+        return InputBounds.text(text, Integer.MAX_VALUE);
     }
 
     /**
@@ -36,12 +38,6 @@ public final class StoredText {
 
     /** Whether {@code text} is free of control characters (C0 and DEL), as the result contract requires of ids. */
     public static boolean isPrintable(String text) {
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (c < 0x20 || c == 0x7F) {
-                return false;
-            }
-        }
-        return true;
+        return !InputBounds.hasControl(text);
     }
 }
