@@ -1,5 +1,7 @@
 package dev.toolonce.testsupport;
 
+import static org.awaitility.Awaitility.await;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -19,6 +21,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * A service started as a separate JVM on the test's own classpath, so that a test can kill it
@@ -95,28 +98,32 @@ public final class ServiceProcess implements AutoCloseable {
    *     message holds the last 40 log lines
    */
   public ServiceProcess awaitHttpOk(String url, Duration timeout) {
-    long deadline = System.nanoTime() + timeout.toNanos();
     HttpRequest request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(2)).GET().build();
-    while (true) {
-      if (!process.isAlive()) {
-        throw new IllegalStateException(name + " exited with code " + process.exitValue()
-            + " before " + url + " answered 200; last log lines:\n" + logTail(40));
-      }
-      try {
-        if (HTTP.send(request, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
-          return this;
-        }
-      } catch (IOException e) {
-        // not listening yet
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException("interrupted while waiting for " + name, e);
-      }
-      if (System.nanoTime() > deadline) {
-        throw new IllegalStateException(name + " did not answer 200 at " + url + " within " + timeout
-            + "; last log lines:\n" + logTail(40));
-      }
-      sleep(200);
+    try {
+      await(name + " answers 200 at " + url).atMost(timeout)
+          .pollInSameThread().pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(200))
+          .until(() -> {
+            if (!process.isAlive()) {
+              throw new IllegalStateException(name + " exited with code " + process.exitValue()
+                  + " before " + url + " answered 200; last log lines:\n" + logTail(40));
+            }
+            return answers200(request);
+          });
+    } catch (ConditionTimeoutException e) {
+      throw new IllegalStateException(name + " did not answer 200 at " + url + " within " + timeout
+          + "; last log lines:\n" + logTail(40), e);
+    }
+    return this;
+  }
+
+  private boolean answers200(HttpRequest request) {
+    try {
+      return HTTP.send(request, HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+    } catch (IOException e) {
+      return false; // not listening yet
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting for " + name, e);
     }
   }
 
@@ -203,15 +210,6 @@ public final class ServiceProcess implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return !process.isAlive();
-    }
-  }
-
-  private static void sleep(long millis) {
-    try {
-      Thread.sleep(millis);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted", e);
     }
   }
 

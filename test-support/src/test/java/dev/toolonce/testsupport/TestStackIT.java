@@ -1,5 +1,6 @@
 package dev.toolonce.testsupport;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -9,6 +10,7 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -63,15 +65,15 @@ class TestStackIT {
         ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class,
         ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class))) {
       consumer.subscribe(List.of(topic));
-      long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-      while (System.nanoTime() < deadline) {
-        for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(500))) {
-          assertEquals("k", r.key());
-          assertEquals(value, r.value());
-          return;
-        }
-      }
-      throw new AssertionError("no record received from " + topic + " within 30 s");
+      List<ConsumerRecord<String, String>> received = new ArrayList<>();
+      await("a record from " + topic).atMost(Duration.ofSeconds(30))
+          .pollInSameThread().pollDelay(Duration.ZERO).pollInterval(Duration.ZERO)
+          .until(() -> {
+            consumer.poll(Duration.ofMillis(500)).forEach(received::add);
+            return !received.isEmpty();
+          });
+      assertEquals("k", received.get(0).key());
+      assertEquals(value, received.get(0).value());
     }
   }
 
