@@ -3,6 +3,7 @@ package dev.toolonce.relay;
 import static dev.toolonce.relay.RelayHarness.headers;
 import static dev.toolonce.relay.RelayHarness.utf8;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -187,12 +188,10 @@ class RelayIT {
     void theSlotAdvancesWhileTheOutboxIsQuiet() throws Exception {
         RelayHarness.execute(db, "CREATE TABLE IF NOT EXISTS busy(x int); INSERT INTO busy SELECT generate_series(1, 10000)");
         String written = query("SELECT pg_current_wal_lsn()::text");
-        long deadline = System.nanoTime() + ARRIVAL.toNanos();
-        while (!"t".equals(query("SELECT (confirmed_flush_lsn >= '" + written + "'::pg_lsn)::text FROM pg_replication_slots"
-                + " WHERE slot_name = '" + slot + "'").substring(0, 1))) {
-            assertThat(System.nanoTime()).as("slot %s confirmed past %s", slot, written).isLessThan(deadline);
-            Thread.sleep(250);
-        }
+        await("slot " + slot + " confirmed past " + written).atMost(ARRIVAL)
+                .pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(250))
+                .until(() -> query("SELECT (confirmed_flush_lsn >= '" + written + "'::pg_lsn)::text FROM pg_replication_slots"
+                        + " WHERE slot_name = '" + slot + "'"), confirmed -> confirmed.startsWith("t"));
     }
 
     private static String query(String sql) throws Exception {

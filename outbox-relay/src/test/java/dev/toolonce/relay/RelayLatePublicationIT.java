@@ -1,8 +1,8 @@
 package dev.toolonce.relay;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 
@@ -60,21 +60,10 @@ class RelayLatePublicationIT {
         }
     }
 
-    private static void awaitState(int port, String state, Duration timeout) throws Exception {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (true) {
-            try {
-                HttpResponse<String> r = RelayHarness.get(port, "/ready");
-                if (r.body().contains(state)) {
-                    return;
-                }
-            } catch (java.io.IOException notListeningYet) {
-                // keep polling
-            }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("relay did not reach " + state + " within " + timeout);
-            }
-            Thread.sleep(200);
-        }
+    private static void awaitState(int port, String state, Duration timeout) {
+        await("relay /ready reports " + state).atMost(timeout)
+                .pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(200))
+                .ignoreExceptionsInstanceOf(java.io.IOException.class) // not listening yet
+                .until(() -> RelayHarness.get(port, "/ready").body(), body -> body.contains(state));
     }
 }

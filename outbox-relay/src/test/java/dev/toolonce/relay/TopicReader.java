@@ -1,5 +1,7 @@
 package dev.toolonce.relay;
 
+import static org.awaitility.Awaitility.await;
+
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -16,6 +18,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.awaitility.core.ConditionTimeoutException;
 
 /** Reads a topic from its beginning (no consumer group) and keeps every record seen. */
 final class TopicReader implements AutoCloseable {
@@ -46,21 +49,31 @@ final class TopicReader implements AutoCloseable {
      * @throws AssertionError when {@code timeout} passes first
      */
     List<ConsumerRecord<byte[], byte[]>> readUntil(Predicate<List<ConsumerRecord<byte[], byte[]>>> done, Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (!done.test(seen)) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("topic " + topic + ": condition not met within " + timeout + " after "
-                        + seen.size() + " records");
-            }
-            for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
-                seen.add(record);
-                Header id = record.headers().lastHeader("ce_id");
-                if (id != null) {
-                    ids.add(new String(id.value(), StandardCharsets.UTF_8));
-                }
-            }
+        try {
+            // same thread: the consumer is single-threaded, and a late poll must not race the caller
+            await().atMost(timeout).pollInSameThread().pollDelay(Duration.ZERO).pollInterval(Duration.ZERO)
+                    .until(() -> {
+                        if (done.test(seen)) {
+                            return true;
+                        }
+                        pollOnce();
+                        return done.test(seen);
+                    });
+        } catch (ConditionTimeoutException e) {
+            throw new AssertionError("topic " + topic + ": condition not met within " + timeout + " after "
+                    + seen.size() + " records", e);
         }
         return List.copyOf(seen);
+    }
+
+    private void pollOnce() {
+        for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
+            seen.add(record);
+            Header id = record.headers().lastHeader("ce_id");
+            if (id != null) {
+                ids.add(new String(id.value(), StandardCharsets.UTF_8));
+            }
+        }
     }
 
     /** Polls until every one of {@code expected} (ce_id values) has been seen. */
