@@ -1,6 +1,7 @@
 package dev.toolonce.system;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.toolonce.schemas.Contract;
 import dev.toolonce.schemas.ResultStatus;
@@ -8,7 +9,6 @@ import dev.toolonce.schemas.ToolIntent;
 import dev.toolonce.schemas.ToolResult;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -172,17 +172,12 @@ class EndToEndIT {
 
     /** Gives late duplicates a chance to show up before asserting that none did. */
     private void settle() {
-        results.awaitRecords(w -> false, Duration.ofSeconds(2));
+        results.settle(Duration.ofSeconds(2));
     }
 
-    private Map<String, String> awaitStep(String task, String step, String status) throws Exception {
-        Instant deadline = Instant.now().plus(WAIT);
-        Map<String, String> row = f.step(task, step);
-        while (!status.equals(row.get("status")) && Instant.now().isBefore(deadline)) {
-            Thread.sleep(100);
-            row = f.step(task, step);
-        }
-        assertThat(row).containsEntry("status", status);
-        return row;
+    private Map<String, String> awaitStep(String task, String step, String status) {
+        return await("step " + task + "/" + step + " is " + status).atMost(WAIT)
+                .pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(100))
+                .until(() -> f.step(task, step), row -> status.equals(row.get("status")));
     }
 }

@@ -1,9 +1,10 @@
 package dev.toolonce.system;
 
+import static org.awaitility.Awaitility.await;
+
 import dev.toolonce.schemas.EventCodec;
 import dev.toolonce.schemas.ToolResult;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -16,6 +17,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.awaitility.core.ConditionTimeoutException;
 
 /** Reads a topic from the beginning (no consumer group offsets) and keeps every record it saw. */
 final class ResultWatcher implements AutoCloseable {
@@ -42,12 +44,34 @@ final class ResultWatcher implements AutoCloseable {
         return byIntent.getOrDefault(intentMessageId, List.of());
     }
 
-    /** Polls until the condition holds over what was seen, or the timeout passes. */
+    /**
+     * Polls until the condition holds over what was seen, or the timeout passes. Does not fail on timeout:
+     * callers assert on what was seen.
+     */
     void awaitRecords(Predicate<ResultWatcher> done, Duration timeout) {
-        Instant deadline = Instant.now().plus(timeout);
-        while (!done.test(this) && Instant.now().isBefore(deadline)) {
-            pollOnce(Duration.ofMillis(200));
+        try {
+            // same thread: the consumer is single-threaded, and a late poll must not race the caller
+            await().atMost(timeout).pollInSameThread().pollDelay(Duration.ZERO).pollInterval(Duration.ZERO)
+                    .until(() -> {
+                        if (done.test(this)) {
+                            return true;
+                        }
+                        pollOnce(Duration.ofMillis(200));
+                        return done.test(this);
+                    });
+        } catch (ConditionTimeoutException timedOut) {
+            // by contract: the caller's assertions on what was seen report the failure
         }
+    }
+
+    /** Keeps polling for {@code period} so that late records (e.g. duplicates) have a chance to show up. */
+    void settle(Duration period) {
+        await("settle for " + period).during(period).atMost(period.plusSeconds(10))
+                .pollInSameThread().pollDelay(Duration.ZERO).pollInterval(Duration.ZERO)
+                .until(() -> {
+                    pollOnce(Duration.ofMillis(200));
+                    return true;
+                });
     }
 
     void pollOnce(Duration wait) {
