@@ -1,6 +1,7 @@
 package dev.toolonce.system;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.toolonce.testsupport.ServiceProcess;
 import dev.toolonce.testsupport.TestStack;
@@ -50,10 +51,9 @@ class ClaimRaceIT {
         try (ServiceProcess other = ServiceProcess.start("claim-racer-" + guarded, ClaimRacer.class.getName(), Map.of(),
                 List.of(url, Long.toString(startAt), Integer.toString(PER_PROCESS), Boolean.toString(guarded)))) {
             int here = ClaimRacer.race(url, startAt, PER_PROCESS, guarded);
-            Instant deadline = Instant.now().plus(Duration.ofSeconds(60));
-            while (other.isAlive() && Instant.now().isBefore(deadline)) {
-                Thread.sleep(100);
-            }
+            await("the second racer process finishes").atMost(Duration.ofSeconds(60))
+                    .pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(100))
+                    .until(() -> !other.isAlive());
             Matcher m = Pattern.compile("(?m)^WINS (\\d+)$").matcher(other.logTail(200));
             int there = -1;
             while (m.find()) {

@@ -1,5 +1,7 @@
 package dev.toolonce.system;
 
+import static org.awaitility.Awaitility.await;
+
 import dev.toolonce.core.call.CallScope;
 import dev.toolonce.schemas.EventCodec;
 import dev.toolonce.schemas.ToolIntent;
@@ -11,12 +13,13 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicReference;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * An executor process of its own — fresh database, fresh intents topic, own consumer group — for fault
@@ -104,17 +107,18 @@ final class LoneExecutor implements AutoCloseable {
 
     /** Polls until the scope's call is in one of {@code states}; returns the row. */
     Map<String, String> awaitState(CallScope scope, Duration timeout, String... states) throws Exception {
-        Instant deadline = Instant.now().plus(timeout);
-        Map<String, String> row = call(scope);
-        while (!List.of(states).contains(String.valueOf(row.get("state"))) && Instant.now().isBefore(deadline)) {
-            Thread.sleep(100);
-            row = call(scope);
+        AtomicReference<Map<String, String>> row = new AtomicReference<>(Map.of());
+        try {
+            return await("call " + scope + " in one of " + List.of(states)).atMost(timeout)
+                    .pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(100))
+                    .until(() -> {
+                        row.set(call(scope));
+                        return row.get();
+                    }, r -> List.of(states).contains(String.valueOf(r.get("state"))));
+        } catch (ConditionTimeoutException e) {
+            throw new AssertionError("call " + scope + " is " + row.get().get("state") + ", expected one of "
+                    + List.of(states) + "\n" + process.logTail(40), e);
         }
-        if (!List.of(states).contains(String.valueOf(row.get("state")))) {
-            throw new AssertionError("call " + scope + " is " + row.get("state") + ", expected one of "
-                    + List.of(states) + "\n" + process.logTail(40));
-        }
-        return row;
     }
 
     /** Every transition and attempt recorded for a scope's call, oldest first. */

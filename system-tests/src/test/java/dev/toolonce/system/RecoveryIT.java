@@ -2,13 +2,13 @@ package dev.toolonce.system;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import dev.toolonce.core.call.CallScope;
 import dev.toolonce.schemas.ResultStatus;
 import dev.toolonce.schemas.ToolIntent;
 import dev.toolonce.schemas.ToolResult;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.admin.Admin;
@@ -211,12 +211,9 @@ class RecoveryIT {
                 + "\",\"action\":\"commit\",\"externalId\":\"ct_found_by_operator\",\"operator\":\"it\"}");
         assertThat(resolved.statusCode()).as(resolved.body()).isEqualTo(200);
 
-        Instant deadline = Instant.now().plus(WAIT);
-        Map<String, String> call = lone.call(scope(count));
-        while (!"DUPLICATE_EFFECT".equals(call.get("error_code")) && Instant.now().isBefore(deadline)) {
-            Thread.sleep(200);
-            call = lone.call(scope(count));
-        }
+        Map<String, String> call = await("the late APPLIED raises DUPLICATE_EFFECT").atMost(WAIT)
+                .pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(200))
+                .until(() -> lone.call(scope(count)), c -> "DUPLICATE_EFFECT".equals(c.get("error_code")));
         assertThat(call).containsEntry("state", "NEEDS_REVIEW").containsEntry("error_code", "DUPLICATE_EFFECT");
         assertThat(lone.results(id)).extracting(ToolResult::status)
                 .containsExactly(ResultStatus.NEEDS_REVIEW, ResultStatus.COMMITTED, ResultStatus.NEEDS_REVIEW);
@@ -239,10 +236,9 @@ class RecoveryIT {
             admin.alterConsumerGroupOffsets(lone.group, rewind).all().get();
         }
         lone.start();
-        Instant deadline = Instant.now().plus(WAIT);
-        while (duplicates() < 1 && Instant.now().isBefore(deadline)) {
-            Thread.sleep(200);
-        }
+        await("the re-consumed record counted as DUPLICATE_MESSAGE").atMost(WAIT)
+                .pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(200))
+                .until(() -> duplicates() >= 1);
         assertThat(duplicates()).as("the old record came again and was recognised").isEqualTo(1);
         assertThat(lone.results(id)).hasSize(1);
         assertThat(effect(count).path("count").asLong()).isEqualTo(1);
@@ -262,21 +258,15 @@ class RecoveryIT {
                 .hasMessageContaining("retention.ms 604800000");
     }
 
-    private List<ToolResult> awaitResults(String intentMessageId) throws Exception {
-        Instant deadline = Instant.now().plus(WAIT);
-        List<ToolResult> r = lone.results(intentMessageId);
-        while (r.isEmpty() && Instant.now().isBefore(deadline)) {
-            Thread.sleep(100);
-            r = lone.results(intentMessageId);
-        }
-        return r;
+    private List<ToolResult> awaitResults(String intentMessageId) {
+        return await("a result for " + intentMessageId).atMost(WAIT)
+                .pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(100))
+                .until(() -> lone.results(intentMessageId), r -> !r.isEmpty());
     }
 
-    private static void awaitDeath(LoneExecutor lone) throws InterruptedException {
-        Instant deadline = Instant.now().plus(WAIT);
-        while (lone.process.isAlive() && Instant.now().isBefore(deadline)) {
-            Thread.sleep(100);
-        }
-        assertThat(lone.process.isAlive()).as("executor halted at its crash point").isFalse();
+    private static void awaitDeath(LoneExecutor lone) {
+        await("executor halted at its crash point").atMost(WAIT)
+                .pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(100))
+                .until(() -> !lone.process.isAlive());
     }
 }
