@@ -244,7 +244,8 @@ public final class IsolatingBatchProcessor<T> {
         counters.computeIfAbsent(key, k -> Counter.builder(name).tags(tags).register(meters)).increment();
     }
 
-    static String coordinates(ConsumerRecord<?, ?> r) {
+    /** A record's place in Kafka as logs and dead-letter traces name it: {@code topic-partition@offset}. */
+    public static String coordinates(ConsumerRecord<?, ?> r) {
         return r.topic() + "-" + r.partition() + "@" + r.offset();
     }
 

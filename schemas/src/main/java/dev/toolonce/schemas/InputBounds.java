@@ -26,6 +26,15 @@ public final class InputBounds {
      * {@code 1e1000000000} from ever being expanded.
      */
     public static final int MAX_EXPONENT = 400;
+    /** Longest message id, task id, step id or error code, as the schemas allow. */
+    public static final int MAX_ID_CHARS = 255;
+    /**
+     * Longest external object id, and longest scope value an answer echoes, as the result schema allows (an
+     * invalid scope is echoed as sent, so it is not held to the scope's own 64/255).
+     */
+    public static final int MAX_LONG_ID_CHARS = 1024;
+    /** Longest error message a result event carries. */
+    public static final int MAX_MESSAGE_CHARS = 4000;
 
     private InputBounds() {
     }

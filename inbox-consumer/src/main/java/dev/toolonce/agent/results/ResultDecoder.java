@@ -19,8 +19,6 @@ import tools.jackson.databind.JsonNode;
  * input. Thread-safe.
  */
 public final class ResultDecoder {
-    private static final int MAX_MESSAGE_ID_CHARS = 255;
-
     private final EventCodec codec = new EventCodec();
     private final ContractValidator validator = new ContractValidator();
 
@@ -55,7 +53,7 @@ public final class ResultDecoder {
         String header = ce == null || ce.value() == null ? null : new String(ce.value(), StandardCharsets.UTF_8);
         if (header != null && !header.equals(result.messageId())) {
             return new Decoded.Refused<>(r, "MESSAGE_ID_CONFLICT",
-                    "ce_id '" + InputBounds.identifier(header, MAX_MESSAGE_ID_CHARS) + "' differs from messageId '"
+                    "ce_id '" + InputBounds.identifier(header, InputBounds.MAX_ID_CHARS) + "' differs from messageId '"
                             + result.messageId() + "'");
         }
         return new Decoded.Item<>(r, new Readable(r, result.messageId(), result));

@@ -1,5 +1,6 @@
 package dev.toolonce.agent.results;
 
+import dev.toolonce.messaging.IsolatingBatchProcessor;
 import dev.toolonce.schemas.EventCodec;
 import dev.toolonce.schemas.InputBounds;
 import dev.toolonce.schemas.ResultStatus;
@@ -39,8 +40,6 @@ public final class StepResults {
             VALUES (?, ?, ?, ?, ?, ?, false, ?, true, ?)
             ON CONFLICT (result_message_id) DO NOTHING
             """;
-    private static final int MAX_ID_CHARS = 255;
-    private static final int MAX_REASON_CHARS = 2000;
 
     private final JdbcTemplate jdbc;
     private final String apply;
@@ -64,9 +63,9 @@ public final class StepResults {
     public void deadLettered(ConsumerRecord<byte[], byte[]> record, ToolResult decoded, String code, String message) {
         JsonNode tree = decoded == null ? leniently(record.value()) : null;
         String messageId = decoded != null ? decoded.messageId() : text(tree, "messageId");
-        String coordinates = record.topic() + "-" + record.partition() + "@" + record.offset();
+        String coordinates = IsolatingBatchProcessor.coordinates(record);
         String reason = InputBounds.text("dead-lettered " + code + ": " + message
-                + (messageId == null ? "" : " (message id " + messageId + ")"), MAX_REASON_CHARS);
+                + (messageId == null ? "" : " (message id " + messageId + ")"), InputBounds.MAX_MESSAGE_CHARS);
         jdbc.update(deadLettered, "dead-letter:" + coordinates,
                 id(decoded != null ? decoded.intentMessageId() : text(tree, "intentMessageId")),
                 id(decoded != null ? decoded.taskId() : text(tree, "taskId")),
@@ -89,7 +88,7 @@ public final class StepResults {
     }
 
     private static String id(String s) {
-        return InputBounds.identifier(s, MAX_ID_CHARS);
+        return InputBounds.identifier(s, InputBounds.MAX_ID_CHARS);
     }
 
     /** Must run in the inbox transaction. @return whether a step changed */

@@ -16,6 +16,7 @@ import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import dev.toolonce.core.text.StoredText;
+import dev.toolonce.schemas.InputBounds;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
@@ -75,7 +76,7 @@ public final class HttpToolAdapter implements ToolAdapter {
     }
 
     /** The longest external id kept, as the result contract allows. */
-    static final int MAX_EXTERNAL_ID = 1024;
+    static final int MAX_EXTERNAL_ID = InputBounds.MAX_LONG_ID_CHARS;
     /** Characters of an oversized body kept in the stored note, for a human to recognise it. */
     private static final int PREFIX_CHARS = 512;
 

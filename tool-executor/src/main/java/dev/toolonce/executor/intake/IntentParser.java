@@ -62,21 +62,16 @@ public final class IntentParser {
     }
 
     private static boolean echoable(String value) {
-        return value.length() <= MAX_ECHOED_CHARS && !InputBounds.hasControl(value);
+        return value.length() <= InputBounds.MAX_LONG_ID_CHARS && !InputBounds.hasControl(value);
     }
-
-    /** Longest scope value an INVALID_ARGUMENTS answer echoes (the result schema's limit). */
-    private static final int MAX_ECHOED_CHARS = 1024;
-    /** Longest message id, as the intent schema allows for the body's {@code messageId}. */
-    private static final int MAX_MESSAGE_ID_CHARS = 255;
 
     private static final List<String> SCOPE_FIELDS = List.of("tenantId", "tool", "operation", "idempotencyKey");
 
     private ParsedIntent withMessageId(ConsumerRecord<byte[], byte[]> record, JsonNode tree, String scopeProblem) {
         String header = header(record, Contract.CE_ID);
-        if (header != null && (header.isEmpty() || header.length() > MAX_MESSAGE_ID_CHARS || InputBounds.hasControl(header))) {
+        if (header != null && (header.isEmpty() || header.length() > InputBounds.MAX_ID_CHARS || InputBounds.hasControl(header))) {
             return new ParsedIntent.Refused(record, "INVALID_MESSAGE_ID", "the ce_id header must be 1-"
-                    + MAX_MESSAGE_ID_CHARS + " characters without control characters");
+                    + InputBounds.MAX_ID_CHARS + " characters without control characters");
         }
         JsonNode body = tree.get("messageId");
         String bodyId = body == null || body.isNull() ? null : body.asString();

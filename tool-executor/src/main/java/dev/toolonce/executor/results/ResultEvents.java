@@ -76,9 +76,10 @@ public final class ResultEvents {
         UUID id = UUID.randomUUID();
         // Whatever a tool answered, the event stays inside the result schema's text limits.
         ToolResult.ResultError safeError = error == null ? null : new ToolResult.ResultError(
-                InputBounds.identifier(error.code(), 255), InputBounds.text(error.message(), 4000));
+                InputBounds.identifier(error.code(), InputBounds.MAX_ID_CHARS),
+                InputBounds.text(error.message(), InputBounds.MAX_MESSAGE_CHARS));
         ToolResult r = new ToolResult(id.toString(), to.intentMessageId(), tenant, tool, operation, key, requestHash,
-                to.taskId(), to.stepId(), version, status, InputBounds.identifier(externalId, 1024), result, safeError,
+                to.taskId(), to.stepId(), version, status, InputBounds.identifier(externalId, InputBounds.MAX_LONG_ID_CHARS), result, safeError,
                 attempts, replayed, clock.instant().toString());
         outbox.append(new OutboxEvent(id, topic, recordKey, Contract.RESULT_TYPE, source, recordKey, codec.write(r), null));
     }
