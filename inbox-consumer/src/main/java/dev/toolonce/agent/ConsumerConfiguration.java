@@ -4,6 +4,7 @@ import dev.toolonce.agent.results.ResultListener;
 import dev.toolonce.agent.results.StepResults;
 import dev.toolonce.jdbc.DatabaseProbe;
 import dev.toolonce.jdbc.InboxStore;
+import dev.toolonce.messaging.ConsumerContainers;
 import dev.toolonce.messaging.DeadLetters;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.LinkedHashMap;
@@ -13,14 +14,10 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.kafka.KafkaException;
 import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.kafka.listener.CommonErrorHandler;
-import org.springframework.kafka.listener.DefaultErrorHandler;
-import org.springframework.kafka.listener.MessageListenerContainer;
 import org.springframework.transaction.support.TransactionTemplate;
-import org.springframework.util.backoff.FixedBackOff;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 
@@ -28,16 +25,9 @@ import org.springframework.web.bind.annotation.RestController;
 @Configuration(proxyBeanMethods = false)
 public class ConsumerConfiguration {
 
-    /**
-     * Only infrastructure failures reach the container (database down, DLQ not acknowledging): the batch is
-     * redelivered for ever, one second apart, because skipping it would lose results. Bad records are
-     * dead-lettered one by one by the listener and never get here.
-     */
     @Bean
     CommonErrorHandler kafkaErrorHandler() {
-        DefaultErrorHandler handler = new DefaultErrorHandler(new FixedBackOff(1000L, FixedBackOff.UNLIMITED_ATTEMPTS));
-        handler.setLogLevel(KafkaException.Level.WARN);
-        return handler;
+        return ConsumerContainers.redeliverWhileInfrastructureIsDown();
     }
 
     @Bean
@@ -71,9 +61,7 @@ public class ConsumerConfiguration {
         ResponseEntity<Map<String, Object>> ready() {
             Map<String, Object> checks = new LinkedHashMap<>();
             checks.put("database", database.getAsBoolean());
-            var containers = listeners.getListenerContainers();
-            checks.put("listeners", !containers.isEmpty()
-                    && containers.stream().allMatch(MessageListenerContainer::isRunning));
+            checks.put("listeners", ConsumerContainers.allRunning(listeners));
             boolean ready = checks.values().stream().allMatch(Boolean.TRUE::equals);
             Map<String, Object> body = new LinkedHashMap<>();
             body.put("status", ready ? "ready" : "not ready");

@@ -20,6 +20,7 @@ import dev.toolonce.executor.pause.ToolPauses;
 import dev.toolonce.executor.adapter.AdapterRegistry;
 import dev.toolonce.executor.adapter.HttpAdapterFactory;
 import dev.toolonce.executor.execution.ToolGateway;
+import dev.toolonce.messaging.ConsumerContainers;
 import dev.toolonce.messaging.DeadLetters;
 import dev.toolonce.executor.intake.Intake;
 import dev.toolonce.executor.intake.IntentListener;
@@ -42,8 +43,6 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.kafka.listener.CommonErrorHandler;
-import org.springframework.kafka.listener.DefaultErrorHandler;
-import org.springframework.util.backoff.FixedBackOff;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /** Wires the executor from plain classes; only this class and the web layer know Spring. */
@@ -51,17 +50,9 @@ import org.springframework.transaction.support.TransactionTemplate;
 public class ExecutorConfiguration {
     private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(ExecutorConfiguration.class);
 
-    /**
-     * Only infrastructure failures reach the container (the database does not answer, the DLQ does not
-     * acknowledge): the batch is redelivered for ever, one second apart, because skipping it would commit offsets
-     * of intents never recorded. Bad records never get here: {@code IsolatingBatchProcessor} dead-letters them
-     * one by one. The listener logs the outage itself, rate-limited.
-     */
     @Bean
     CommonErrorHandler kafkaErrorHandler() {
-        DefaultErrorHandler handler = new DefaultErrorHandler(new FixedBackOff(1000L, FixedBackOff.UNLIMITED_ATTEMPTS));
-        handler.setLogLevel(org.springframework.kafka.KafkaException.Level.WARN);
-        return handler;
+        return ConsumerContainers.redeliverWhileInfrastructureIsDown();
     }
 
     @Bean

@@ -157,17 +157,12 @@ public final class Dispatcher implements SmartLifecycle {
     }
 
     /**
-     * Whether the dispatch loop is alive and not stuck: it ran a round within {@code maxSilence}. A round waits at
-     * most the idle poll, or a claim statement.
+     * Whether the dispatch loop is alive, not stuck (it ran a round within {@code maxSilence}; a round waits at
+     * most the idle poll, or a claim statement) and its last round did not fail.
      */
     public boolean healthy(Duration maxSilence) {
-        return running && loop != null && loop.isAlive()
+        return running && loop != null && loop.isAlive() && !failing
                 && System.nanoTime() - lastRound < maxSilence.toNanos();
-    }
-
-    /** Whether the last round failed (e.g. the database does not answer). */
-    public boolean failing() {
-        return failing;
     }
 
     private void runOne(ToolCall call) {

@@ -2,13 +2,13 @@ package dev.toolonce.executor.web;
 
 import dev.toolonce.executor.execution.Dispatcher;
 import dev.toolonce.jdbc.DatabaseProbe;
+import dev.toolonce.messaging.ConsumerContainers;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
-import org.springframework.kafka.listener.MessageListenerContainer;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 
@@ -39,18 +39,13 @@ public class ExecutorController {
     public ResponseEntity<Map<String, Object>> ready() {
         Map<String, Object> checks = new LinkedHashMap<>();
         checks.put("database", database.getAsBoolean());
-        checks.put("listeners", listenersRunning());
-        checks.put("dispatcher", dispatcher.healthy(DISPATCH_SILENCE) && !dispatcher.failing());
+        checks.put("listeners", ConsumerContainers.allRunning(listeners));
+        checks.put("dispatcher", dispatcher.healthy(DISPATCH_SILENCE));
         boolean ready = checks.values().stream().allMatch(Boolean.TRUE::equals);
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("status", ready ? "ready" : "not ready");
         body.put("checks", checks);
         return ResponseEntity.status(ready ? HttpStatus.OK : HttpStatus.SERVICE_UNAVAILABLE).body(body);
-    }
-
-    private boolean listenersRunning() {
-        var containers = listeners.getListenerContainers();
-        return !containers.isEmpty() && containers.stream().allMatch(MessageListenerContainer::isRunning);
     }
 
     @GetMapping("/executor/stats")
