@@ -135,10 +135,16 @@ final class Fixtures implements AutoCloseable {
 
     /** The agent_step row as a column → value map; empty when absent. */
     Map<String, String> step(String task, String step) throws Exception {
+        return row("SELECT * FROM agent.agent_step WHERE task_id = ? AND step_id = ?", task, step);
+    }
+
+    /** The first row of a query on the system database as a column → value map; empty when there is none. */
+    Map<String, String> row(String sql, String... params) throws Exception {
         try (Connection c = DriverManager.getConnection(stack.jdbcUrl, "postgres", "");
-             PreparedStatement ps = c.prepareStatement("SELECT * FROM agent.agent_step WHERE task_id = ? AND step_id = ?")) {
-            ps.setString(1, task);
-            ps.setString(2, step);
+             PreparedStatement ps = c.prepareStatement(sql)) {
+            for (int i = 0; i < params.length; i++) {
+                ps.setString(i + 1, params[i]);
+            }
             Map<String, String> row = new HashMap<>();
             try (ResultSet rs = ps.executeQuery()) {
                 if (rs.next()) {

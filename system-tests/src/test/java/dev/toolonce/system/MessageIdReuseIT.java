@@ -7,10 +7,6 @@ import dev.toolonce.schemas.ResultStatus;
 import dev.toolonce.schemas.ToolIntent;
 import dev.toolonce.schemas.ToolResult;
 import java.nio.charset.StandardCharsets;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -67,29 +63,11 @@ class MessageIdReuseIT {
     }
 
     private String callState(String tenant, String key) throws Exception {
-        return one("SELECT state FROM executor.tool_call WHERE tenant_id = ? AND idempotency_key = ?", tenant, key)
+        return f.row("SELECT state FROM executor.tool_call WHERE tenant_id = ? AND idempotency_key = ?", tenant, key)
                 .get("state");
     }
 
     private Map<String, String> logged(String resultMessageId) throws Exception {
-        return one("SELECT applied, reason FROM agent.step_result_log WHERE result_message_id = ?", resultMessageId);
-    }
-
-    private Map<String, String> one(String sql, String... params) throws Exception {
-        try (Connection c = DriverManager.getConnection(f.stack.jdbcUrl, "postgres", "");
-             PreparedStatement ps = c.prepareStatement(sql)) {
-            for (int i = 0; i < params.length; i++) {
-                ps.setString(i + 1, params[i]);
-            }
-            Map<String, String> row = new java.util.HashMap<>();
-            try (ResultSet rs = ps.executeQuery()) {
-                if (rs.next()) {
-                    for (int i = 1; i <= rs.getMetaData().getColumnCount(); i++) {
-                        row.put(rs.getMetaData().getColumnName(i), rs.getString(i));
-                    }
-                }
-            }
-            return row;
-        }
+        return f.row("SELECT applied, reason FROM agent.step_result_log WHERE result_message_id = ?", resultMessageId);
     }
 }
