@@ -1,0 +1,90 @@
+package dev.toolonce.bench.e2e;
+
+import dev.toolonce.bench.BenchTarget;
+import dev.toolonce.bench.drive.CounterIntents;
+import dev.toolonce.bench.report.BurstResult;
+import dev.toolonce.bench.report.ResourceUse;
+import dev.toolonce.bench.resources.ResourceSampler;
+import dev.toolonce.bench.stats.Latencies;
+import dev.toolonce.bench.watch.TopicWatcher;
+import dev.toolonce.schemas.Contract;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/**
+ * End to end at full speed: {@code counter} intents produced straight to {@code toolonce.tool-intents} as
+ * fast as the producer takes them, then every result awaited on {@code toolonce.tool-results} (matched by
+ * {@code intentMessageId}). Measures calls per second from the first send to the last result, the latency
+ * of each call, and the CPU and memory of every component meanwhile.
+ */
+public final class BurstPhase {
+    private final BenchTarget target;
+    private final CounterIntents intents;
+    private final IntentRecords records = new IntentRecords();
+
+    public BurstPhase(BenchTarget target, CounterIntents intents) {
+        this.target = target;
+        this.intents = intents;
+    }
+
+    public BurstResult run(int count, Duration timeout) throws Exception {
+        Map<String, Long> sentAt = new LinkedHashMap<>();
+        ResourceSampler resources = new ResourceSampler(target);
+        try (TopicWatcher results = new TopicWatcher(target.kafkaBootstrap(), Contract.RESULTS_TOPIC,
+                new ResultReader(intents.tenant())).start();
+             KafkaProducer<byte[], byte[]> producer = producer()) {
+            resources.start();
+            long first = System.nanoTime();
+            AtomicReference<Exception> failure = new AtomicReference<>();
+            for (int i = 0; i < count; i++) {
+                String id = UUID.randomUUID().toString();
+                sentAt.put(id, System.nanoTime());
+                producer.send(records.record(intents.counter("burst-" + i, "burst-" + i), id),
+                        (meta, e) -> failure.compareAndSet(null, e));
+            }
+            producer.flush();
+            if (failure.get() != null) {
+                throw new IllegalStateException("the burst could not be produced", failure.get());
+            }
+            System.out.printf("    produced %d intents in %d ms%n", count, (System.nanoTime() - first) / 1_000_000);
+            long answered = results.awaitAll(sentAt.keySet(), timeout, "results");
+            return result(sentAt, results, answered, first, resources.stop(answered));
+        }
+    }
+
+    private static BurstResult result(Map<String, Long> sentAt, TopicWatcher results, long answered, long first,
+                                      List<ResourceUse> resources) {
+        Latencies latencies = new Latencies();
+        Map<String, Long> statuses = new TreeMap<>();
+        long last = first;
+        for (Map.Entry<String, Long> sent : sentAt.entrySet()) {
+            TopicWatcher.Seen seen = results.seen(sent.getKey());
+            if (seen != null) {
+                latencies.add((seen.nanos() - sent.getValue()) / 1000);
+                statuses.merge(seen.label(), 1L, Long::sum);
+                last = Math.max(last, seen.nanos());
+            }
+        }
+        double seconds = (last - first) / 1e9;
+        return new BurstResult(sentAt.size(), answered, sentAt.size() - answered, results.duplicates(), statuses,
+                seconds, seconds <= 0 ? 0 : answered / seconds, latencies.summary(), latencies.cdf(100), resources);
+    }
+
+    private KafkaProducer<byte[], byte[]> producer() {
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, target.kafkaBootstrap());
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+        p.put(ProducerConfig.LINGER_MS_CONFIG, "5");
+        return new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
+    }
+}

@@ -1,0 +1,104 @@
+package dev.toolonce.bench.e2e;
+
+import dev.toolonce.agent.publish.IntentPublisher;
+import dev.toolonce.bench.BenchTarget;
+import dev.toolonce.bench.drive.CounterIntents;
+import dev.toolonce.bench.drive.PacedLoad;
+import dev.toolonce.bench.drive.Transactions;
+import dev.toolonce.bench.report.LoadResult;
+import dev.toolonce.bench.report.LoadStepResult;
+import dev.toolonce.bench.stats.Latencies;
+import dev.toolonce.schemas.Contract;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Offered loads through the agent's real path: {@link IntentPublisher} writes the step and the intent in one
+ * transaction per call, the relay publishes it, the executor calls {@code counter}, the result comes back
+ * through the executor's outbox and the relay, and the result consumer updates the step. Latency is the
+ * client's commit (wall clock) to the step's {@code updated_at} (database wall clock, same host). The knee
+ * is the first load not sustained: achieved below 95 % of offered, or p99 above 250 ms.
+ */
+public final class LoadLadder {
+    static final double SUSTAINED_FRACTION = 0.95;
+    static final double P99_LIMIT_MS = 250;
+
+    private final BenchTarget target;
+    private final CounterIntents intents;
+    private final String runId;
+    private final AgentSteps steps;
+    private final StackIdle idle;
+    private final IntentPublisher publisher = new IntentPublisher("agent", Contract.INTENTS_TOPIC, "/toolonce/bench");
+
+    public LoadLadder(BenchTarget target, CounterIntents intents, String runId) {
+        this.target = target;
+        this.intents = intents;
+        this.runId = runId;
+        this.steps = new AgentSteps(target, intents.tenant());
+        this.idle = new StackIdle(target, intents.tenant());
+    }
+
+    public LoadResult run(List<Double> loads, Duration each, Duration timeout) throws Exception {
+        List<LoadStepResult> results = new ArrayList<>();
+        Double knee = null;
+        String reason = null;
+        for (double load : loads) {
+            System.out.printf("  offered %.0f calls/s through the agent outbox for %d s%n", load, each.toSeconds());
+            LoadStepResult r = step(load, each, timeout);
+            results.add(r);
+            System.out.printf("    achieved %.1f/s, p50 %.1f ms, p99 %.1f ms%n",
+                    r.achievedPerSecond(), r.latency().p50(), r.latency().p99());
+            if (knee == null && (reason = kneeReason(r)) != null) {
+                knee = load;
+            }
+            idle.await(timeout);
+        }
+        return new LoadResult(results, knee, knee == null ? null : reason);
+    }
+
+    static String kneeReason(LoadStepResult r) {
+        if (r.achievedPerSecond() < SUSTAINED_FRACTION * r.offeredPerSecond()) {
+            return String.format("achieved %.1f/s < 95 %% of offered", r.achievedPerSecond());
+        }
+        return r.latency().p99() > P99_LIMIT_MS ? String.format("p99 %.1f ms > 250 ms", r.latency().p99()) : null;
+    }
+
+    private LoadStepResult step(double load, Duration each, Duration timeout) throws Exception {
+        String prefix = "load-" + runId + "-" + (long) load + "-";
+        Map<String, Long> committedMicros = new ConcurrentHashMap<>();
+        int threads = (int) Math.min(16, Math.max(2, Math.ceil(load / 125)));
+        PacedLoad.Result sent = PacedLoad.run(load, each, threads, t -> writer(prefix, committedMicros));
+        long pending = steps.awaitAnswered(prefix, timeout);
+        Map<String, AgentSteps.Answer> answers = steps.answers(prefix);
+        Latencies latencies = new Latencies();
+        long first = Long.MAX_VALUE;
+        long last = Long.MIN_VALUE;
+        long notCommitted = 0;
+        for (Map.Entry<String, Long> c : committedMicros.entrySet()) {
+            first = Math.min(first, c.getValue());
+            AgentSteps.Answer a = answers.get(c.getKey());
+            if (a != null) {
+                latencies.add(a.updatedMicros() - c.getValue());
+                last = Math.max(last, a.updatedMicros());
+                notCommitted += "COMMITTED".equals(a.status()) ? 0 : 1;
+            }
+        }
+        double span = (last - first) / 1e6;
+        return new LoadStepResult(load, sent.seconds(), sent.done(), sent.perSecond(), answers.size(), pending,
+                notCommitted, span <= 0 ? 0 : answers.size() / span, latencies.summary(), latencies.cdf(100));
+    }
+
+    private PacedLoad.Worker writer(String prefix, Map<String, Long> committedMicros) {
+        return Transactions.worker(target, (c, seq) -> {
+            String task = prefix + seq;
+            publisher.publish(c, intents.counter(task, task));
+            c.commit();
+            committedMicros.put(task, ChronoUnit.MICROS.between(Instant.EPOCH, Instant.now()));
+        });
+    }
+}

@@ -1,0 +1,25 @@
+package dev.toolonce.bench.report;
+
+import dev.toolonce.bench.stats.LatencySummary;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The end-to-end burst: {@code counter} intents produced straight to the intents topic, every result
+ * awaited on the results topic.
+ *
+ * @param intents        intents sent
+ * @param results        intents answered (first result per intent)
+ * @param lost           intents without any result within the timeout
+ * @param duplicates     extra results for an already answered intent
+ * @param statuses       first results by status
+ * @param seconds        first send → last result
+ * @param callsPerSecond {@code results / seconds}
+ * @param latency        send → first result received by the bench
+ * @param cdf            CDF of {@code latency}: points {@code [ms, fraction]}
+ * @param resources      CPU and memory of each component during the burst
+ */
+public record BurstResult(long intents, long results, long lost, long duplicates, Map<String, Long> statuses,
+                          double seconds, double callsPerSecond, LatencySummary latency, List<double[]> cdf,
+                          List<ResourceUse> resources) {
+}

@@ -1,0 +1,111 @@
+package dev.toolonce.bench.report;
+
+import dev.toolonce.bench.stats.LatencySummary;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The figures as table rows: one row per figure, with its rate as a share of the commit ceiling measured in
+ * the same run (blank when the probe did not run), then the resources of the burst. Printed on stdout at the
+ * end of a run; {@link HtmlReport} renders the same rows.
+ */
+public final class TableReport {
+    static final String[] HEADER = {"phase", "figure", "rate/s", "÷ceiling", "p50 ms", "p95 ms", "p99 ms", "max ms",
+            "n", "lost"};
+    static final String[] RESOURCE_HEADER = {"component", "processes", "cpu s", "cpu s/1000 calls", "peak RSS MiB",
+            "VmHWM MiB"};
+    private static final String ROW = "%-7s %-46s %9s %8s %8s %8s %8s %8s %7s %5s%n";
+    private static final String RESOURCE_ROW = "%-15s %9s %8s %17s %13s %10s%n";
+    private final BenchReport r;
+
+    public TableReport(BenchReport report) {
+        this.r = report;
+    }
+
+    public void print(PrintStream out) {
+        out.printf("ToolOnce bench %s, %s, %d cores%n", r.runId(), r.startedAt(), r.cores());
+        out.printf(ROW, (Object[]) HEADER);
+        rows().forEach(row -> out.printf(ROW, (Object[]) row));
+        if (r.loads() != null) {
+            out.println(kneeLine());
+        }
+        if (!resourceRows().isEmpty()) {
+            out.printf("%nresources during the burst (%d calls answered)%n", r.burst().results());
+            out.printf(RESOURCE_ROW, (Object[]) RESOURCE_HEADER);
+            resourceRows().forEach(row -> out.printf(RESOURCE_ROW, (Object[]) row));
+        }
+        out.printf("lost: %d%n", r.lost());
+    }
+
+    String kneeLine() {
+        LoadResult l = r.loads();
+        return l.kneePerSecond() == null
+                ? "knee: none, every offered load was sustained (achieved >= 95 % of offered, p99 <= 250 ms)"
+                : String.format(Locale.ROOT, "knee: %.0f calls/s offered (%s)", l.kneePerSecond(), l.kneeReason());
+    }
+
+    List<String[]> resourceRows() {
+        List<String[]> rows = new ArrayList<>();
+        if (r.burst() != null) {
+            for (ResourceUse u : r.burst().resources()) {
+                rows.add(new String[] {u.component(), Integer.toString(u.processes()), f2(u.cpuSeconds()),
+                        String.format(Locale.ROOT, "%.3f", u.cpuSecondsPer1000()), f1(u.peakRssMiB()), f1(u.hwmMiB())});
+            }
+        }
+        return rows;
+    }
+
+    List<String[]> rows() {
+        List<String[]> rows = new ArrayList<>();
+        if (r.commit() != null) {
+            CommitResult c = r.commit();
+            rows.add(row("commit", c.clients() + " clients, step+outbox per tx (the ceiling)", c.commitsPerSecond(),
+                    c.commitLatency(), 0));
+        }
+        if (r.relay() != null) {
+            for (RelayRunResult run : r.relay().runs()) {
+                String at = String.format(Locale.ROOT, "%.0f/s offered", run.offeredPerSecond());
+                rows.add(row("relay", at + ", relay's commit→ack", run.sentPerSecond(), run.relayLatency(), run.lost()));
+                rows.add(row("relay", at + ", commit→bench consumer", Double.NaN, run.consumerLatency(), run.lost()));
+            }
+            BacklogResult b = r.relay().backlog();
+            if (b != null) {
+                rows.add(row("relay", String.format(Locale.ROOT, "backlog of %d drained (inserted in %.1f s)",
+                        b.events(), b.insertSeconds()), b.eventsPerSecond(), null, b.lost()));
+            }
+        }
+        if (r.burst() != null) {
+            BurstResult b = r.burst();
+            rows.add(row("burst", b.intents() + " intents via Kafka, send→result", b.callsPerSecond(), b.latency(),
+                    b.lost()));
+        }
+        if (r.loads() != null) {
+            for (LoadStepResult s : r.loads().steps()) {
+                rows.add(row("loads", String.format(Locale.ROOT, "%.0f/s offered (sent %.0f/s), commit→step",
+                        s.offeredPerSecond(), s.sentPerSecond()), s.achievedPerSecond(), s.latency(), s.lost()));
+            }
+        }
+        return rows;
+    }
+
+    /** @param rate events or calls per second, NaN for a row without one; @param l null for a row without latencies */
+    private String[] row(String phase, String figure, double rate, LatencySummary l, long lost) {
+        boolean hasRate = !Double.isNaN(rate);
+        boolean hasCeiling = r.commit() != null && r.commit().commitsPerSecond() > 0;
+        boolean hasLatency = l != null && l.count() > 0;
+        return new String[] {phase, figure, hasRate ? f1(rate) : "",
+                hasRate && hasCeiling ? f1(100 * rate / r.commit().commitsPerSecond()) + "%" : "",
+                hasLatency ? f1(l.p50()) : "", hasLatency ? f1(l.p95()) : "", hasLatency ? f1(l.p99()) : "",
+                hasLatency ? f1(l.max()) : "", l == null ? "" : Long.toString(l.count()), Long.toString(lost)};
+    }
+
+    private static String f1(double v) {
+        return String.format(Locale.ROOT, "%.1f", v);
+    }
+
+    private static String f2(double v) {
+        return String.format(Locale.ROOT, "%.2f", v);
+    }
+}

@@ -1,0 +1,41 @@
+package dev.toolonce.bench.resources;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One measured part of the stack: a JVM, or PostgreSQL as its postmaster plus every backend and helper it
+ * forked. For a group, CPU time also counts children that exited meanwhile (the postmaster's reaped-children
+ * ticks), so short-lived backends are not lost between two readings.
+ *
+ * @param name  {@code postgres}, {@code kafka} or a service name
+ * @param pid   the process (the postmaster for PostgreSQL)
+ * @param group whether the process's children belong to the component
+ */
+record Component(String name, long pid, boolean group) {
+
+    List<Long> pids() {
+        List<Long> pids = new ArrayList<>();
+        pids.add(pid);
+        if (group) {
+            pids.addAll(Proc.children(pid));
+        }
+        return pids;
+    }
+
+    long cpuTicks() {
+        long ticks = group ? Proc.reapedChildTicks(pid) : 0;
+        for (long p : pids()) {
+            ticks += Proc.ownTicks(p);
+        }
+        return ticks;
+    }
+
+    long rssKiB() {
+        return pids().stream().mapToLong(Proc::rssKiB).sum();
+    }
+
+    long hwmKiB() {
+        return pids().stream().mapToLong(Proc::hwmKiB).sum();
+    }
+}
