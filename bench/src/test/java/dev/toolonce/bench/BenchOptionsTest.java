@@ -1,0 +1,47 @@
+package dev.toolonce.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class BenchOptionsTest {
+    private static final Map<String, String> ENV = Map.of("PG_URL", "jdbc:postgresql://h:1/db",
+            "KAFKA_BOOTSTRAP", "h:2", "RELAY_URL", "http://h:3", "TOOLONCE_HOME", "/x");
+
+    @Test
+    void defaultsAreTheFullBenchAgainstTheEnvironmentsStack() {
+        BenchOptions o = BenchOptions.parse(List.of(), ENV);
+        assertThat(o.phases()).isEqualTo(EnumSet.allOf(Phase.class));
+        assertThat(o.burst()).isEqualTo(20_000);
+        assertThat(o.loads()).containsExactly(250.0, 500.0, 1000.0, 2000.0);
+        assertThat(o.relayRates()).containsExactly(1000.0, 5000.0);
+        assertThat(o.backlog()).isEqualTo(50_000);
+        assertThat(o.clients()).isEqualTo(16);
+        assertThat(o.target().pgUrl()).isEqualTo("jdbc:postgresql://h:1/db");
+        assertThat(o.target().runDir()).isEqualTo(Path.of("/x", "run"));
+    }
+
+    @Test
+    void smokeShrinksEverySizeAndLaterOptionsStillApply() {
+        BenchOptions o = BenchOptions.parse(List.of("--burst", "42", "--smoke", "--only", "e2e", "--pid", "kafka=7"), ENV);
+        assertThat(o.burst()).isEqualTo(42);
+        assertThat(o.seconds()).isEqualTo(Duration.ofSeconds(3));
+        assertThat(o.backlog()).isEqualTo(2_000);
+        assertThat(o.phases()).containsExactly(Phase.BURST, Phase.LOADS);
+        assertThat(o.target().pids()).containsEntry("kafka", 7L);
+    }
+
+    @Test
+    void wrongOptionsAreNamed() {
+        assertThatThrownBy(() -> BenchOptions.parse(List.of("--only", "relay,warp"), ENV)).hasMessageContaining("'warp'");
+        assertThatThrownBy(() -> BenchOptions.parse(List.of("--loads", "250,x"), ENV)).hasMessageContaining("--loads");
+        assertThatThrownBy(() -> BenchOptions.parse(List.of("--burst", "0"), ENV)).hasMessageContaining("--burst");
+        assertThatThrownBy(() -> BenchOptions.parse(List.of("--fast"), ENV)).hasMessageContaining("--fast");
+    }
+}

@@ -1,0 +1,48 @@
+package dev.toolonce.bench.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.toolonce.bench.stats.LatencySummary;
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.junit.jupiter.api.Test;
+
+class HtmlReportTest {
+    private static final LatencySummary L = new LatencySummary(10, 1, 2, 3, 4);
+    private static final List<double[]> CDF = List.of(new double[] {0.5, 0.5}, new double[] {40, 1});
+
+    @Test
+    void pageIsSelfContainedWithThreeWellFormedCharts() throws Exception {
+        BenchReport report = new BenchReport("r1", "now", "s", 2, new CommitResult(16, 1, 100, 100, L),
+                new RelayResult("t", List.of(new RelayRunResult(10, 1, 10, 10, 10, 0, 10, L, L, CDF)),
+                        new BacklogResult(10, 1, 1, 10, 10, 0)),
+                new BurstResult(10, 10, 0, 0, Map.of("COMMITTED", 10L), 1, 10, L, CDF,
+                        List.of(new ResourceUse("kafka", 1, 1, 100, 300, 310))),
+                new LoadResult(List.of(new LoadStepResult(250, 1, 250, 250, 250, 0, 0, 250, L, CDF)), null, null));
+
+        String html = HtmlReport.html(report);
+
+        assertThat(html).doesNotContain("<script").doesNotContain("<link").doesNotContain("src=");
+        Matcher svg = Pattern.compile("<svg.*?</svg>", Pattern.DOTALL).matcher(html);
+        int charts = 0;
+        while (svg.find()) {
+            DocumentBuilderFactory.newInstance().newDocumentBuilder()
+                    .parse(new ByteArrayInputStream(svg.group().getBytes(StandardCharsets.UTF_8)));
+            charts++;
+        }
+        assertThat(charts).isEqualTo(3);
+        assertThat(new TableReport(report).rows()).hasSize(6);
+    }
+
+    @Test
+    void axesEndOnRoundNumbers() {
+        assertThat(SvgChart.niceCeil(236)).isEqualTo(500);
+        assertThat(SvgChart.niceCeil(0.7)).isEqualTo(1);
+        assertThat(SvgChart.niceCeil(2000)).isEqualTo(2000);
+    }
+}
