@@ -5,13 +5,20 @@ package dev.toolonce.bench.report;
  *
  * @param component          {@code postgres} (postmaster and every backend), {@code kafka} or a service name
  * @param processes          processes counted at the end of the burst
- * @param cpuSeconds         user + system CPU time spent during the burst
- * @param cpuSecondsPer1000  {@code cpuSeconds} per 1,000 answered calls
+ * @param cpuSeconds         user + system CPU time spent during the burst; null when the process exited or was
+ *                           restarted meanwhile (its ticks are gone with it)
+ * @param cpuSecondsPer1000  {@code cpuSeconds} per 1,000 answered calls; null with {@code cpuSeconds}
  * @param peakRssMiB         largest resident set sampled once a second (for postgres: the sum over its
  *                           processes, which counts shared buffers once per process that touched them)
  * @param hwmMiB             {@code VmHWM} at the end: the peak resident set over the process's whole life
- *                           (summed for postgres)
+ *                           (summed for postgres); null when the process is gone
+ * @param note               why figures are missing; null when all were measured
  */
-public record ResourceUse(String component, int processes, double cpuSeconds, double cpuSecondsPer1000,
-                          double peakRssMiB, double hwmMiB) {
+public record ResourceUse(String component, int processes, Double cpuSeconds, Double cpuSecondsPer1000,
+                          double peakRssMiB, Double hwmMiB, String note) {
+
+    /** A component whose process exited or was restarted during the burst: only the memory sampled before counts. */
+    public static ResourceUse gone(String component, double peakRssMiB) {
+        return new ResourceUse(component, 0, null, null, peakRssMiB, null, "exited or restarted during the burst");
+    }
 }

@@ -17,7 +17,7 @@ public final class TableReport {
     static final String[] RESOURCE_HEADER = {"component", "processes", "cpu s", "cpu s/1000 calls", "peak RSS MiB",
             "VmHWM MiB"};
     private static final String ROW = "%-7s %-46s %9s %8s %8s %8s %8s %8s %7s %5s%n";
-    private static final String RESOURCE_ROW = "%-15s %9s %8s %17s %13s %10s%n";
+    private static final String RESOURCE_ROW = "%-15s %9s %10s %17s %13s %10s%n";
     private final BenchReport r;
 
     public TableReport(BenchReport report) {
@@ -50,8 +50,11 @@ public final class TableReport {
         List<String[]> rows = new ArrayList<>();
         if (r.burst() != null) {
             for (ResourceUse u : r.burst().resources()) {
-                rows.add(new String[] {u.component(), Integer.toString(u.processes()), f2(u.cpuSeconds()),
-                        String.format(Locale.ROOT, "%.3f", u.cpuSecondsPer1000()), f1(u.peakRssMiB()), f1(u.hwmMiB())});
+                boolean measured = u.note() == null;
+                rows.add(new String[] {u.component(), Integer.toString(u.processes()),
+                        measured ? f2(u.cpuSeconds()) : "restarted",
+                        measured ? String.format(Locale.ROOT, "%.3f", u.cpuSecondsPer1000()) : "",
+                        f1(u.peakRssMiB()), measured ? f1(u.hwmMiB()) : ""});
             }
         }
         return rows;

@@ -8,11 +8,21 @@ import java.util.List;
  * forked. For a group, CPU time also counts children that exited meanwhile (the postmaster's reaped-children
  * ticks), so short-lived backends are not lost between two readings.
  *
- * @param name  {@code postgres}, {@code kafka} or a service name
- * @param pid   the process (the postmaster for PostgreSQL)
- * @param group whether the process's children belong to the component
+ * @param name    {@code postgres}, {@code kafka} or a service name
+ * @param pid     the process (the postmaster for PostgreSQL)
+ * @param started the process's start time in ticks, telling a restarted component from the one first seen
+ * @param group   whether the process's children belong to the component
  */
-record Component(String name, long pid, boolean group) {
+record Component(String name, long pid, long started, boolean group) {
+
+    static Component of(String name, long pid, boolean group) {
+        return new Component(name, pid, Proc.startTicks(pid), group);
+    }
+
+    /** Whether the process first seen still runs (not exited, not replaced by a restart under a recycled PID). */
+    boolean sameProcess() {
+        return started >= 0 && Proc.startTicks(pid) == started;
+    }
 
     List<Long> pids() {
         List<Long> pids = new ArrayList<>();

@@ -27,6 +27,12 @@ final class Proc {
         return f == null ? 0 : Long.parseLong(f[13]) + Long.parseLong(f[14]);
     }
 
+    /** Start time after boot in clock ticks, or -1 when the process is gone: with the PID, names one process for good. */
+    static long startTicks(long pid) {
+        String[] f = statFields(pid);
+        return f == null ? -1 : Long.parseLong(f[19]);
+    }
+
     /** Parent PID, or -1 when the process is gone. */
     static long ppid(long pid) {
         String[] f = statFields(pid);
@@ -61,7 +67,7 @@ final class Proc {
 
     /**
      * The fields of {@code /proc/<pid>/stat} after the command name (which may hold spaces and parentheses):
-     * index 0 is the state, 1 the parent PID, 11/12 utime/stime, 13/14 cutime/cstime.
+     * index 0 is the state, 1 the parent PID, 11/12 utime/stime, 13/14 cutime/cstime, 19 starttime.
      */
     private static String[] statFields(long pid) {
         try {

@@ -37,7 +37,7 @@ public final class ResourceSampler {
         for (String name : COMPONENTS) {
             Long pid = target.pids().containsKey(name) ? target.pids().get(name) : pidFile(target.runDir(), name);
             if (pid != null && Proc.alive(pid)) {
-                found.add(new Component(name, pid, name.equals("postgres")));
+                found.add(Component.of(name, pid, name.equals("postgres")));
             }
         }
         return found;
@@ -88,9 +88,14 @@ public final class ResourceSampler {
         sampleOnce();
         List<ResourceUse> uses = new ArrayList<>();
         for (Component c : components) {
+            double peak = peakRss.getOrDefault(c.name(), 0L) / 1024.0;
+            if (!c.sameProcess()) {
+                uses.add(ResourceUse.gone(c.name(), peak));
+                continue;
+            }
             double cpu = (double) (c.cpuTicks() - ticksAtStart.get(c.name())) / ticksPerSecond;
-            uses.add(new ResourceUse(c.name(), c.pids().size(), cpu, calls == 0 ? 0 : cpu * 1000 / calls,
-                    peakRss.getOrDefault(c.name(), 0L) / 1024.0, c.hwmKiB() / 1024.0));
+            uses.add(new ResourceUse(c.name(), c.pids().size(), cpu, calls == 0 ? 0.0 : cpu * 1000 / calls, peak,
+                    c.hwmKiB() / 1024.0, null));
         }
         return uses;
     }

@@ -114,7 +114,7 @@ public final class TopicWatcher implements AutoCloseable {
         long nextPrint = System.nanoTime() + 2_000_000_000L;
         long count = seenOf(ids);
         while (count < ids.size() && System.nanoTime() < deadline) {
-            Thread.sleep(20);
+            Thread.sleep(50); // the sightings are timed by the polling thread; this only decides when to stop
             count = seenOf(ids);
             if (System.nanoTime() > nextPrint) {
                 System.out.printf("    %s: %d/%d received%n", what, count, ids.size());
