@@ -44,7 +44,7 @@ public final class PacedLoad {
     }
 
     /**
-     * Runs until {@code duration} has passed (no unit is started later than its due time would allow).
+     * Runs every unit due before {@code duration} has passed, then waits for the threads to finish them.
      *
      * @param perSecond total offered rate, above 0
      * @param threads   number of threads, each with a worker from {@code workers}
