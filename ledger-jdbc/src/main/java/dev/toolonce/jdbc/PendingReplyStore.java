@@ -1,6 +1,10 @@
 package dev.toolonce.jdbc;
 
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
@@ -13,7 +17,8 @@ public final class PendingReplyStore {
             ON CONFLICT (call_id, intent_message_id) DO NOTHING
             """;
     private static final String TAKE = """
-            DELETE FROM %s.pending_reply WHERE call_id = ? RETURNING intent_message_id, task_id, step_id
+            DELETE FROM %s.pending_reply WHERE call_id = ANY (?)
+            RETURNING call_id, intent_message_id, task_id, step_id
             """;
 
     /** Where a waiting duplicate's answer goes. */
@@ -38,6 +43,27 @@ public final class PendingReplyStore {
 
     /** Removes and returns every waiting duplicate of a call, in the caller's transaction. */
     public List<PendingReply> take(long callId) {
-        return jdbc.query(take, (rs, i) -> new PendingReply(rs.getString(1), rs.getString(2), rs.getString(3)), callId);
+        return takeAll(List.of(callId)).getOrDefault(callId, List.of());
+    }
+
+    /**
+     * Removes and returns the waiting duplicates of many calls in one statement, in the caller's transaction.
+     *
+     * @return the replies by call id; calls nobody waits for are absent
+     */
+    public Map<Long, List<PendingReply>> takeAll(Collection<Long> callIds) {
+        if (callIds.isEmpty()) {
+            return Map.of();
+        }
+        Map<Long, List<PendingReply>> byCall = new HashMap<>();
+        jdbc.query(con -> {
+            var ps = con.prepareStatement(take);
+            ps.setArray(1, con.createArrayOf("bigint", callIds.toArray()));
+            return ps;
+        }, rs -> {
+            byCall.computeIfAbsent(rs.getLong(1), id -> new ArrayList<>())
+                    .add(new PendingReply(rs.getString(2), rs.getString(3), rs.getString(4)));
+        });
+        return byCall;
     }
 }

@@ -52,30 +52,46 @@ public final class ToolCallStore {
             SELECT %2$s FROM %1$s.tool_call
             WHERE tenant_id = ? AND tool = ? AND operation = ? AND idempotency_key = ?
             """;
-    /** Claims due calls in one statement; SKIP LOCKED lets concurrent dispatchers take disjoint rows. */
+    /**
+     * Claims due calls in one statement; SKIP LOCKED lets concurrent dispatchers take disjoint rows. The same
+     * statement writes each claim's ledger note, so a claim costs one round trip however many calls it takes.
+     */
     private static final String CLAIM = """
-            UPDATE %1$s.tool_call c
-               SET state = 'STARTED', fence = c.fence + 1, attempts = c.attempts + 1, lease_owner = ?,
-                   lease_expires_at = clock_timestamp() + make_interval(secs => ?),
-                   started_at = coalesce(c.started_at, clock_timestamp()), updated_at = clock_timestamp()
-             WHERE c.id IN (SELECT id FROM %1$s.tool_call
-                             WHERE state IN ('PLANNED', 'FAILED_RETRYABLE')
-                               AND (next_attempt_at IS NULL OR next_attempt_at <= clock_timestamp())
-                               AND tool NOT IN (SELECT tool FROM %1$s.paused_tool)
-                             ORDER BY id
-                             LIMIT ?
-                             FOR UPDATE SKIP LOCKED)
-            RETURNING %2$s
+            WITH moved AS (
+                UPDATE %1$s.tool_call c
+                   SET state = 'STARTED', fence = c.fence + 1, attempts = c.attempts + 1, lease_owner = ?,
+                       lease_expires_at = clock_timestamp() + make_interval(secs => ?),
+                       started_at = coalesce(c.started_at, clock_timestamp()), updated_at = clock_timestamp()
+                 WHERE c.id IN (SELECT id FROM %1$s.tool_call
+                                 WHERE state IN ('PLANNED', 'FAILED_RETRYABLE')
+                                   AND (next_attempt_at IS NULL OR next_attempt_at <= clock_timestamp())
+                                   AND tool NOT IN (SELECT tool FROM %1$s.paused_tool)
+                                 ORDER BY id
+                                 LIMIT ?
+                                 FOR UPDATE SKIP LOCKED)
+                RETURNING %2$s
+            ), noted AS (
+                INSERT INTO %1$s.tool_call_attempt (call_id, fence, from_state, to_state, detail)
+                SELECT id, fence, NULL, 'STARTED', ? FROM moved
+            )
+            SELECT %2$s FROM moved ORDER BY id
             """;
+    /** A guarded move and its ledger note in one statement: the note is written only if the move won. */
     private static final String FINISH = """
-            UPDATE %1$s.tool_call
-               SET state = ?, call_version = call_version + ?, external_object_id = coalesce(?, external_object_id),
-                   result = coalesce(?, result), error_class = ?, error_code = ?, error_message = ?,
-                   next_attempt_at = clock_timestamp() + make_interval(secs => ?),
-                   lease_owner = NULL, lease_expires_at = NULL, updated_at = clock_timestamp(),
-                   terminal_at = CASE WHEN ? THEN clock_timestamp() ELSE terminal_at END
-             WHERE id = ? AND state = ? AND fence = ?
-            RETURNING %2$s
+            WITH moved AS (
+                UPDATE %1$s.tool_call
+                   SET state = ?, call_version = call_version + ?, external_object_id = coalesce(?, external_object_id),
+                       result = coalesce(?, result), error_class = ?, error_code = ?, error_message = ?,
+                       next_attempt_at = clock_timestamp() + make_interval(secs => ?),
+                       lease_owner = NULL, lease_expires_at = NULL, updated_at = clock_timestamp(),
+                       terminal_at = CASE WHEN ? THEN clock_timestamp() ELSE terminal_at END
+                 WHERE id = ? AND state = ? AND fence = ?
+                RETURNING %2$s
+            ), noted AS (
+                INSERT INTO %1$s.tool_call_attempt (call_id, fence, from_state, to_state, detail)
+                SELECT id, fence, ?, state, ? FROM moved
+            )
+            SELECT %2$s FROM moved
             """;
     /** A STARTED or RECONCILING call whose lease ran out: its outcome is unknown; fence + 1 shuts out the old holder. */
     private static final String SWEEP = """
@@ -150,12 +166,10 @@ public final class ToolCallStore {
     private static final String HAS_EVIDENCE = """
             SELECT count(*) FROM %1$s.tool_call_attempt WHERE call_id = ? AND detail LIKE ?
             """;
-    /** The plan's first note, written only while no tombstone exists for the scope (see insertPlanned). */
-    private static final String PLANNED_NOTE = """
-            INSERT INTO %1$s.tool_call_attempt (call_id, fence, from_state, to_state, detail)
-            SELECT ?, 0, NULL, 'PLANNED', ?
-             WHERE NOT EXISTS (SELECT 1 FROM %1$s.tool_call_tombstone t
-                                WHERE t.tenant_id = ? AND t.tool = ? AND t.operation = ? AND t.idempotency_key = ?)
+    /** The purge-race re-check of a fresh plan (see insertPlanned): a read, in a statement of its own. */
+    private static final String PURGED_MEANWHILE = """
+            SELECT count(*) FROM %1$s.tool_call_tombstone t
+             WHERE t.tenant_id = ? AND t.tool = ? AND t.operation = ? AND t.idempotency_key = ?
             """;
     /** Undoes a plan inserted in the current transaction that raced a purge; never touches a claimed call. */
     private static final String DISCARD_PLANNED = """
@@ -168,7 +182,7 @@ public final class ToolCallStore {
 
     private final JdbcTemplate jdbc;
     private final String insertPlanned;
-    private final String plannedNote;
+    private final String purgedMeanwhile;
     private final String discardPlanned;
     private final String findForShare;
     private final String find;
@@ -192,7 +206,7 @@ public final class ToolCallStore {
         this.jdbc = jdbc;
         String s = SqlNames.schema(schema);
         this.insertPlanned = INSERT_PLANNED.formatted(s, COLUMNS);
-        this.plannedNote = PLANNED_NOTE.formatted(s);
+        this.purgedMeanwhile = PURGED_MEANWHILE.formatted(s);
         this.discardPlanned = DISCARD_PLANNED.formatted(s);
         this.findForShare = FIND_FOR_SHARE.formatted(s, COLUMNS);
         this.find = FIND.formatted(s, COLUMNS);
@@ -235,11 +249,13 @@ public final class ToolCallStore {
         }
         ToolCall call = rows.get(0);
         // A purge of the scope's previous call may have committed while this insert waited on that row: the
-        // insert's NOT EXISTS saw no tombstone then. The plan's first ledger note is written only if a fresh
-        // statement still sees none; otherwise the insert is undone in this same transaction (nobody ever saw
-        // it), so a purged scope is never planned again.
-        if (jdbc.update(plannedNote, call.id(), "planned by " + c.intentMessageId(), s.tenantId(), s.tool(),
-                s.operation(), s.idempotencyKey()) == 0) {
+        // insert's NOT EXISTS saw no tombstone then. A fresh statement (a new snapshot under READ COMMITTED)
+        // looks again; if the tombstone is there now, the insert is undone in this same transaction (nobody
+        // ever saw it), so a purged scope is never planned again. The call row itself records who planned it
+        // (intent_message_id); the ledger's history starts with its first claim.
+        Integer purged = jdbc.queryForObject(purgedMeanwhile, Integer.class, s.tenantId(), s.tool(), s.operation(),
+                s.idempotencyKey());
+        if (purged != null && purged > 0) {
             jdbc.update(discardPlanned, call.id());
             return Optional.empty();
         }
@@ -282,9 +298,8 @@ public final class ToolCallStore {
      * claimant wins each row.
      */
     public List<ToolCall> claim(String owner, int limit, Duration lease) {
-        List<ToolCall> claimed = jdbc.query(claim, MAPPER, owner, lease.toMillis() / 1000.0, limit);
-        claimed.forEach(c -> recordAttempt(c.id(), c.fence(), null, CallState.STARTED, "claimed by " + owner));
-        return claimed;
+        return jdbc.query(claim, MAPPER, owner, lease.toMillis() / 1000.0, limit,
+                StoredText.clean("claimed by " + owner));
     }
 
     /** The end of one attempt, as the ledger records it. */
@@ -301,12 +316,11 @@ public final class ToolCallStore {
     public Optional<ToolCall> finish(ToolCall call, CallState from, Finish f) {
         Transitions.check(from, f.to());
         double retrySecs = f.retryIn() == null ? 0 : f.retryIn().toMillis() / 1000.0;
+        String detail = f.errorCode() == null ? f.externalObjectId() : f.errorCode() + ": " + f.errorMessage();
         List<ToolCall> rows = jdbc.query(finish, MAPPER, f.to().name(), f.newOutcome() ? 1 : 0,
                 StoredText.clean(f.externalObjectId()), StoredText.cleanJson(f.resultJson()), f.errorClass(),
                 StoredText.clean(f.errorCode()), StoredText.clean(f.errorMessage()), retrySecs,
-                f.to().isTerminal(), call.id(), from.name(), call.fence());
-        rows.forEach(r -> recordAttempt(r.id(), call.fence(), from, f.to(),
-                f.errorCode() == null ? f.externalObjectId() : f.errorCode() + ": " + f.errorMessage()));
+                f.to().isTerminal(), call.id(), from.name(), call.fence(), from.name(), StoredText.clean(detail));
         return rows.stream().findFirst();
     }
 
