@@ -131,7 +131,8 @@ public class ExecutorConfiguration {
     Dispatcher dispatcher(ToolCallStore calls, ToolGateway gateway, Completion completion, TransactionTemplate tx,
                           ExecutorProperties p, ExecutorStats stats) {
         return new Dispatcher(calls, gateway, completion, tx,
-                new Dispatcher.Settings(p.workers(), p.claimBatch(), p.lease(), p.heartbeat(), p.idlePoll()),
+                new Dispatcher.Settings(p.workers(), p.claimBatch(), p.lease(), p.heartbeat(), p.idlePoll(),
+                        p.committers(), p.commitGroup()),
                 new CrashPoints(p.crashAt(), p.pauseAt(), p.pauseFor()), stats);
     }
 

@@ -33,6 +33,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param retentionMargin  intents older than {@code retention - margin} are refused as expired
  * @param allowInfiniteTopicRetention accept consumed topics with retention.ms = -1 (an explicit override)
  * @param poisonAttempts   times a record that fails on its own is tried before it is dead-lettered
+ * @param committers       threads that commit completions, each a group of calls per transaction
+ * @param commitGroup      most completions one transaction records
  * @param tools            the tools this executor may call, by name
  */
 @ConfigurationProperties("toolonce.executor")
@@ -62,12 +64,15 @@ public record ExecutorProperties(
         @DefaultValue("1d") Duration retentionMargin,
         @DefaultValue("false") boolean allowInfiniteTopicRetention,
         @DefaultValue("3") int poisonAttempts,
+        @DefaultValue("2") int committers,
+        @DefaultValue("256") int commitGroup,
         Map<String, ToolProperties> tools) {
 
     public ExecutorProperties {
         tools = tools == null ? Map.of() : Map.copyOf(tools);
-        if (workers < 1 || claimBatch < 1) {
-            throw new IllegalArgumentException("toolonce.executor.workers and claim-batch must be >= 1");
+        if (workers < 1 || claimBatch < 1 || committers < 1 || commitGroup < 1) {
+            throw new IllegalArgumentException(
+                    "toolonce.executor.workers, claim-batch, committers and commit-group must be >= 1");
         }
         if (poisonAttempts < 1) {
             throw new IllegalArgumentException("toolonce.executor.poison-attempts must be >= 1 (is " + poisonAttempts + ")");

@@ -4,9 +4,14 @@ import dev.toolonce.core.call.CallState;
 import dev.toolonce.core.call.ToolCall;
 import dev.toolonce.executor.results.ResultEvents;
 import dev.toolonce.executor.results.ResultEvents.Addressee;
+import dev.toolonce.executor.results.ResultEvents.Answer;
 import dev.toolonce.jdbc.PendingReplyStore;
+import dev.toolonce.jdbc.PendingReplyStore.PendingReply;
 import dev.toolonce.jdbc.ToolCallStore;
 import dev.toolonce.jdbc.ToolCallStore.Finish;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -25,21 +30,50 @@ public final class CallFinisher {
         this.results = results;
     }
 
+    /** One guarded move: {@code call} out of {@code from} as {@code finish} says. */
+    public record Move(ToolCall call, CallState from, Finish finish) {
+    }
+
     /**
      * Must run in a transaction.
      *
      * @return the updated call, or empty when {@code (id, from, fence)} no longer matches (lost guard)
      */
     public Optional<ToolCall> finish(ToolCall call, CallState from, Finish f) {
-        Optional<ToolCall> updated = calls.finish(call, from, f);
-        updated.filter(CallFinisher::answers).ifPresent(this::publish);
-        return updated;
+        return finishAll(List.of(new Move(call, from, f))).get(0);
     }
 
-    private void publish(ToolCall call) {
-        results.outcome(call, new Addressee(call.intentMessageId(), call.taskId(), call.stepId()), false);
-        pending.take(call.id()).forEach(p ->
-                results.outcome(call, new Addressee(p.intentMessageId(), p.taskId(), p.stepId()), true));
+    /**
+     * Many moves in the caller's transaction: one guarded update per call, then the answers of all of them
+     * (their waiting duplicates taken in one statement, their result events in one batched insert).
+     *
+     * @return per move, in order, the updated call or empty when its guard was lost
+     */
+    public List<Optional<ToolCall>> finishAll(List<Move> moves) {
+        List<Optional<ToolCall>> done = new ArrayList<>(moves.size());
+        List<ToolCall> answered = new ArrayList<>();
+        for (Move m : moves) {
+            Optional<ToolCall> updated = calls.finish(m.call(), m.from(), m.finish());
+            updated.filter(CallFinisher::answers).ifPresent(answered::add);
+            done.add(updated);
+        }
+        publish(answered);
+        return done;
+    }
+
+    private void publish(List<ToolCall> answered) {
+        if (answered.isEmpty()) {
+            return;
+        }
+        Map<Long, List<PendingReply>> waiting = pending.takeAll(answered.stream().map(ToolCall::id).toList());
+        List<Answer> answers = new ArrayList<>();
+        for (ToolCall call : answered) {
+            answers.add(new Answer(call, new Addressee(call.intentMessageId(), call.taskId(), call.stepId()), false));
+            for (PendingReply p : waiting.getOrDefault(call.id(), List.of())) {
+                answers.add(new Answer(call, new Addressee(p.intentMessageId(), p.taskId(), p.stepId()), true));
+            }
+        }
+        results.outcomes(answers);
     }
 
     /** States whose outcome is reported to the agent. */

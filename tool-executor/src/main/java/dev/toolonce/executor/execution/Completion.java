@@ -12,6 +12,7 @@ import dev.toolonce.jdbc.ToolCallStore;
 import dev.toolonce.jdbc.ToolCallStore.Finish;
 import java.time.Duration;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -65,32 +66,77 @@ public final class Completion {
         this.stats = stats;
     }
 
+    /** An attempt ready to be recorded: the claim it ran under, the tool's outcome, and the ledger move for it. */
+    public record Recording(ToolCall claimed, ToolOutcome outcome, Finish finish) {
+    }
+
+    /**
+     * Decides how the ledger records an outcome ({@link AttemptRules}), outside any transaction: it may read
+     * the call's age and reserves retry budget, so it runs once per attempt, by the worker that ran the call.
+     */
+    public Recording prepare(ToolCall claimed, ToolOutcome outcome) {
+        return new Recording(claimed, outcome, finishFor(claimed, outcome));
+    }
+
     /** @return the call as recorded, or empty when the guard was lost */
     public Optional<ToolCall> record(ToolCall claimed, ToolOutcome outcome) {
-        Finish finish = finishFor(claimed, outcome);
-        Optional<ToolCall> done = tx.execute(s -> {
-            Optional<ToolCall> d = finisher.finish(claimed, CallState.STARTED, finish);
-            if (d.isPresent() && outcome instanceof ToolOutcome.Rejected r && r.pauseTool()) {
-                // docs/adapters.md §6: credentials refused — no further call of this tool until an operator resumes it.
-                pauses.pause(claimed.scope().tool(), r.code() + ": " + r.message());
-                log.error("tool '{}' paused after call {} was refused with {}; resume with POST /tools/{}/resume",
-                        claimed.scope().tool(), claimed.id(), r.code(), claimed.scope().tool());
+        return recordAll(List.of(prepare(claimed, outcome))).get(0);
+    }
+
+    /**
+     * Records many attempts in one transaction (docs/protocol.md §19): each is its own guarded move, so one
+     * lost guard never affects another. When the transaction fails nothing of it is written and the exception
+     * propagates; the caller may then record the attempts one by one ({@link GroupCommitter} does).
+     * Lost guards are dealt with after the commit, each in its own transaction, and never throw.
+     *
+     * @return per recording, in order, the call as recorded, or empty when its guard was lost
+     */
+    public List<Optional<ToolCall>> recordAll(List<Recording> recordings) {
+        List<Optional<ToolCall>> done = tx.execute(s -> {
+            List<Optional<ToolCall>> d = finisher.finishAll(recordings.stream()
+                    .map(r -> new CallFinisher.Move(r.claimed(), CallState.STARTED, r.finish())).toList());
+            for (int i = 0; i < recordings.size(); i++) {
+                Recording r = recordings.get(i);
+                d.get(i).ifPresent(c -> afterWin(r.claimed(), r.outcome(), c));
             }
-            d.filter(c -> outcome instanceof ToolOutcome.Applied a && a.externalObjectId() == null)
-                    .ifPresent(c -> flagNoExternalId(c, "attempt at fence " + claimed.fence()));
             return d;
         });
-        if (done.isPresent()) {
-            stats.transition(CallState.STARTED, done.get().state());
-            return done;
+        for (int i = 0; i < recordings.size(); i++) {
+            Recording r = recordings.get(i);
+            if (done.get(i).isPresent()) {
+                stats.transition(CallState.STARTED, done.get(i).get().state());
+            } else {
+                lostGuard(r.claimed(), r.outcome());
+            }
         }
+        return done;
+    }
+
+    private void afterWin(ToolCall claimed, ToolOutcome outcome, ToolCall recorded) {
+        if (outcome instanceof ToolOutcome.Rejected r && r.pauseTool()) {
+            // docs/adapters.md §6: credentials refused — no further call of this tool until an operator resumes it.
+            pauses.pause(claimed.scope().tool(), r.code() + ": " + r.message());
+            log.error("tool '{}' paused after call {} was refused with {}; resume with POST /tools/{}/resume",
+                    claimed.scope().tool(), claimed.id(), r.code(), claimed.scope().tool());
+        }
+        if (outcome instanceof ToolOutcome.Applied a && a.externalObjectId() == null) {
+            flagNoExternalId(recorded, "attempt at fence " + claimed.fence());
+        }
+    }
+
+    private void lostGuard(ToolCall claimed, ToolOutcome outcome) {
         stats.lostGuard();
         log.warn("lost guard completing call {} ({}) at fence {}: outcome {} not recorded as this attempt's",
                 claimed.id(), claimed.scope(), claimed.fence(), outcome);
         if (outcome instanceof ToolOutcome.Applied applied) {
-            tx.executeWithoutResult(s -> lateApplied(claimed, applied));
+            try {
+                tx.executeWithoutResult(s -> lateApplied(claimed, applied));
+            } catch (RuntimeException e) {
+                // The evidence is also in the log line above; the reconciler or an operator settles the call.
+                log.error("could not note the late Applied {} of call {}: {}", applied.externalObjectId(),
+                        claimed.id(), e.toString());
+            }
         }
-        return Optional.empty();
     }
 
     private void flagNoExternalId(ToolCall call, String where) {

@@ -23,8 +23,16 @@ import org.springframework.transaction.support.TransactionTemplate;
 /**
  * Claims due calls just before sending them (PLANNED→STARTED, fence + 1, lease in database time) and runs
  * each on the worker pool: the tool call happens outside any transaction, its outcome is then recorded
- * by {@link Completion}. It claims only as many calls as it has free workers, so a claimed call never
- * waits in a queue while its lease runs, and a slow tool holds workers, never a Kafka partition.
+ * by {@link Completion} through the {@link GroupCommitter}, many calls per transaction. It claims only as
+ * many calls as it has free workers, so a claimed call never waits in a queue while its lease runs, and a
+ * slow tool holds workers, never a Kafka partition.
+ *
+ * <p>The pre-send re-check (docs/protocol.md §6) asks whether the claim still holds. Nothing but the
+ * sweeper can take a STARTED call from its claimant, and the sweeper only takes calls whose lease ran out.
+ * The lease was set by the claim statement, so it cannot run out before {@code lease} has passed since that
+ * statement was sent. While less than half the lease has passed on this process's monotonic clock, the
+ * answer is therefore known without asking the database; after that (a stalled worker, a stopped process)
+ * the database is asked.
  */
 public final class Dispatcher implements SmartLifecycle {
     private static final Logger log = LoggerFactory.getLogger(Dispatcher.class);
@@ -44,6 +52,8 @@ public final class Dispatcher implements SmartLifecycle {
     private final Semaphore freeWorkers;
     private final Semaphore wakeups = new Semaphore(0);
     private final ExecutorService workers;
+    private final GroupCommitter committer;
+    private final long freshClaimNanos;
     private final String owner = "executor-" + UUID.randomUUID();
     private volatile boolean running;
     private volatile boolean failing;
@@ -51,7 +61,8 @@ public final class Dispatcher implements SmartLifecycle {
     private volatile Thread loop;
 
     /** Timing of claims: how many, for how long, how often to extend and to look for work. */
-    public record Settings(int workers, int claimBatch, Duration lease, Duration heartbeat, Duration idlePoll) {
+    public record Settings(int workers, int claimBatch, Duration lease, Duration heartbeat, Duration idlePoll,
+                           int committers, int commitGroup) {
     }
 
     public Dispatcher(ToolCallStore calls, ToolGateway gateway, Completion completion, TransactionTemplate tx,
@@ -68,6 +79,8 @@ public final class Dispatcher implements SmartLifecycle {
         this.lease = settings.lease();
         this.idlePoll = settings.idlePoll();
         this.freeWorkers = new Semaphore(workerCount);
+        this.committer = new GroupCommitter(completion, settings.committers(), settings.commitGroup());
+        this.freshClaimNanos = settings.lease().toNanos() / 2;
         AtomicInteger n = new AtomicInteger();
         this.workers = Executors.newFixedThreadPool(workerCount, r -> {
             Thread t = new Thread(r, "tool-worker-" + n.incrementAndGet());
@@ -84,6 +97,7 @@ public final class Dispatcher implements SmartLifecycle {
     @Override
     public void start() {
         running = true;
+        committer.start();
         loop = new Thread(this::run, "dispatcher");
         loop.setDaemon(true);
         loop.start();
@@ -103,6 +117,7 @@ public final class Dispatcher implements SmartLifecycle {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        committer.stop(); // after the workers: a worker that is still recording waits for its group
     }
 
     @Override
@@ -145,9 +160,10 @@ public final class Dispatcher implements SmartLifecycle {
         int free = 1 + freeWorkers.drainPermits();
         int submitted = 0;
         try {
+            long sentAt = System.nanoTime();
             List<ToolCall> claimed = tx.execute(s -> calls.claim(owner, Math.min(free, claimBatch), lease));
             for (ToolCall call : claimed) {
-                workers.execute(() -> runOne(call));
+                workers.execute(() -> runOne(call, sentAt));
                 submitted++;
             }
             return submitted;
@@ -165,11 +181,11 @@ public final class Dispatcher implements SmartLifecycle {
                 && System.nanoTime() - lastRound < maxSilence.toNanos();
     }
 
-    private void runOne(ToolCall call) {
+    private void runOne(ToolCall call, long claimSentAt) {
         try {
             crashPoints.reach(CrashPoints.BEFORE_SEND);
             // docs/protocol.md §6: re-check fence and lease just before sending; a swept call is not ours to send.
-            if (!calls.stillHeld(call, CallState.STARTED)) {
+            if (!stillHeld(call, claimSentAt)) {
                 stats.fencedBeforeSend();
                 log.warn("call {} at fence {} was fenced out before sending; not sent", call.id(), call.fence());
                 return;
@@ -178,8 +194,12 @@ public final class Dispatcher implements SmartLifecycle {
             inFlight.put(call.id(), call); // heartbeats from here on: a stalled claimant's lease runs out
             ToolOutcome outcome = gateway.execute(call);
             crashPoints.reach(CrashPoints.AFTER_TOOL_BEFORE_RECORD);
-            completion.record(call, outcome);
+            committer.record(completion.prepare(call, outcome));
             crashPoints.reach(CrashPoints.AFTER_RECORD);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            log.warn("interrupted while running or recording call {}; its lease will expire and the sweeper decides",
+                    call.id());
         } catch (RuntimeException | Error e) {
             // The call stays STARTED; its lease expires and the outcome is treated as unknown.
             log.error("running or recording call {} failed; its lease will expire and the sweeper decides", call.id(), e);
@@ -188,6 +208,14 @@ public final class Dispatcher implements SmartLifecycle {
             freeWorkers.release();
             wakeups.release();
         }
+    }
+
+    /** The claim still holds: known from its age while young (see the class comment), else asked of the database. */
+    private boolean stillHeld(ToolCall call, long claimSentAt) {
+        if (System.nanoTime() - claimSentAt < freshClaimNanos) {
+            return true;
+        }
+        return calls.stillHeld(call, CallState.STARTED);
     }
 
     /** One batched, guarded heartbeat for every call this dispatcher is running. */

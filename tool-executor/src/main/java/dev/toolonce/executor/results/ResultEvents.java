@@ -11,6 +11,7 @@ import dev.toolonce.schemas.ResultStatus;
 import dev.toolonce.schemas.ToolIntent;
 import dev.toolonce.schemas.ToolResult;
 import java.time.Clock;
+import java.util.List;
 import java.util.UUID;
 import tools.jackson.databind.JsonNode;
 
@@ -37,12 +38,28 @@ public final class ResultEvents {
     public record Addressee(String intentMessageId, String taskId, String stepId) {
     }
 
+    /** One answer to publish: a call's stored outcome, to one addressee; {@code replayed} for duplicates. */
+    public record Answer(ToolCall call, Addressee to, boolean replayed) {
+    }
+
     /** Publishes the call's stored outcome to {@code to}; {@code replayed} for duplicates. */
     public void outcome(ToolCall call, Addressee to, boolean replayed) {
+        outcomes(List.of(new Answer(call, to, replayed)));
+    }
+
+    /** Publishes many answers with one batched insert (completions of many calls share one transaction). */
+    public void outcomes(List<Answer> answers) {
+        outbox.append(answers.stream().map(this::event).toList());
+    }
+
+    private OutboxEvent event(Answer a) {
+        ToolCall call = a.call();
         ToolResult.ResultError error = call.errorCode() == null ? null
                 : new ToolResult.ResultError(call.errorCode(), call.errorMessage());
-        write(call.scope(), call.requestHash().value(), to, call.callVersion(), statusOf(call), call.externalObjectId(),
-                parse(call.resultJson()), error, call.attempts(), replayed);
+        CallScope scope = call.scope();
+        return event(scope.tenantId(), scope.tool(), scope.operation(), scope.idempotencyKey(), scope.recordKey(),
+                call.requestHash().value(), a.to(), call.callVersion(), statusOf(call), call.externalObjectId(),
+                parse(call.resultJson()), error, call.attempts(), a.replayed());
     }
 
     /**
@@ -73,6 +90,13 @@ public final class ResultEvents {
     private void write(String tenant, String tool, String operation, String key, String recordKey, String requestHash,
                        Addressee to, long version, ResultStatus status, String externalId, JsonNode result,
                        ToolResult.ResultError error, int attempts, boolean replayed) {
+        outbox.append(event(tenant, tool, operation, key, recordKey, requestHash, to, version, status, externalId,
+                result, error, attempts, replayed));
+    }
+
+    private OutboxEvent event(String tenant, String tool, String operation, String key, String recordKey,
+                              String requestHash, Addressee to, long version, ResultStatus status, String externalId,
+                              JsonNode result, ToolResult.ResultError error, int attempts, boolean replayed) {
         UUID id = UUID.randomUUID();
         // Whatever a tool answered, the event stays inside the result schema's text limits.
         ToolResult.ResultError safeError = error == null ? null : new ToolResult.ResultError(
@@ -81,7 +105,7 @@ public final class ResultEvents {
         ToolResult r = new ToolResult(id.toString(), to.intentMessageId(), tenant, tool, operation, key, requestHash,
                 to.taskId(), to.stepId(), version, status, InputBounds.identifier(externalId, InputBounds.MAX_LONG_ID_CHARS), result, safeError,
                 attempts, replayed, clock.instant().toString());
-        outbox.append(new OutboxEvent(id, topic, recordKey, Contract.RESULT_TYPE, source, recordKey, codec.write(r), null));
+        return new OutboxEvent(id, topic, recordKey, Contract.RESULT_TYPE, source, recordKey, codec.write(r), null);
     }
 
     private static ResultStatus statusOf(ToolCall call) {
