@@ -9,6 +9,7 @@ import dev.toolonce.sandbox.http.SandboxHttpServer;
 import dev.toolonce.sandbox.ledger.LedgerView;
 import dev.toolonce.sandbox.tools.CounterTool;
 import dev.toolonce.sandbox.tools.EmailTool;
+import dev.toolonce.sandbox.tools.NoopTool;
 import dev.toolonce.sandbox.tools.PaymentsTool;
 import dev.toolonce.sandbox.tools.TicketsTool;
 import org.springframework.context.annotation.Bean;
@@ -24,6 +25,7 @@ public class SandboxRoutes {
     @Bean
     Router sandboxRouter(PaymentsTool payments, TicketsTool tickets, EmailTool email, CounterTool counter,
                          FaultInjector faults, FaultAdmin faultAdmin, LedgerView ledger) {
+        NoopTool noop = new NoopTool(); // zero-cost: no ledger, no faults (benchmarks measure ToolOnce, not the tool)
         return Router.builder()
                 .get("/ready", request -> Response.json(200, Json.object().put("status", "ready")))
                 .post("/payments/charges", faults.wrap(PaymentsTool.NAME, payments::charge))
@@ -34,6 +36,8 @@ public class SandboxRoutes {
                 .post("/tickets/{id}/cancel", faults.wrap(TicketsTool.NAME, tickets::cancel))
                 .post("/emails", faults.wrap(EmailTool.NAME, email::send))
                 .post("/counter/apply", faults.wrap(CounterTool.NAME, counter::apply))
+                .post("/noop/apply", noop::apply)
+                .get("/noop/stats", noop::stats)
                 .get("/_ledger", ledger::list)
                 .get("/_faults", faultAdmin::report)
                 .put("/_faults/{tool}", faultAdmin::configure)

@@ -28,7 +28,7 @@ import org.awaitility.core.ConditionTimeoutException;
  * recovery happens within a test.
  */
 final class LoneExecutor implements AutoCloseable {
-    private static final List<String> TOOLS = List.of("payments", "tickets", "email", "counter");
+    private static final List<String> TOOLS = List.of("payments", "tickets", "email", "counter", "noop");
 
     final SystemStack stack;
     final String jdbcUrl;

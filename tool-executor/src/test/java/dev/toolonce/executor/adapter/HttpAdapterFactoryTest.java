@@ -112,14 +112,14 @@ class HttpAdapterFactoryTest {
     }
 
     @Test
-    void theDefaultConfigurationWiresTheFourSandboxToolsThroughTheGenericAdapter() throws Exception {
+    void theDefaultConfigurationWiresTheSandboxToolsThroughTheGenericAdapter() throws Exception {
         var sources = new YamlPropertySourceLoader().load("executor", new ClassPathResource("toolonce-executor.yml"));
         var mutable = new org.springframework.core.env.MutablePropertySources();
         sources.forEach(mutable::addLast);
         ExecutorProperties p = new Binder(ConfigurationPropertySources.from(mutable),
                 new PropertySourcesPlaceholdersResolver(mutable)).bind("toolonce.executor", ExecutorProperties.class).get();
         var adapters = new HttpAdapterFactory(p.lease(), env -> null, new ObjectMapper()).buildAll(p.tools());
-        assertThat(adapters).containsOnlyKeys("payments", "tickets", "email", "counter");
+        assertThat(adapters).containsOnlyKeys("payments", "tickets", "email", "counter", "noop");
         assertThat(adapters.get("payments").descriptor().capabilities()).containsExactlyInAnyOrder(
                 Capability.NATIVE_IDEMPOTENCY, Capability.LOOKUP_BY_KEY, Capability.COMPENSATION);
         assertThat(adapters.get("tickets").descriptor().retrySafe()).isTrue();
