@@ -10,9 +10,10 @@ import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
 public class ConsumerApplication {
 
     public static void main(String[] args) {
-        // A config name of its own: several ToolOnce apps share one classpath in the system tests.
+        // A config name of its own (several ToolOnce apps share one classpath in the system tests), then
+        // Spring's standard name, so that an application.yml overrides the defaults as usual.
         new SpringApplicationBuilder(ConsumerApplication.class)
-                .properties("spring.config.name=toolonce-consumer")
+                .properties("spring.config.name=toolonce-consumer,application")
                 .run(args);
     }
 }
