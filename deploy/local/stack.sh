@@ -151,6 +151,8 @@ max_wal_senders = 16
 max_connections = 300
 shared_buffers = 256MB
 max_slot_wal_keep_size = 2GB
+# statement counts per call for './toolonce bench' and for operators (view pg_stat_statements)
+shared_preload_libraries = 'pg_stat_statements'
 EOF
     if [[ $EUID -eq 0 ]]; then chown postgres: "$data/toolonce.conf"; fi
     ln -sfn "$dir/postgres.log" "$LOGS/postgres.log"
@@ -390,6 +392,9 @@ case "${1:-}" in
   up) infra_up; services_up; write_ports_env ;;
   infra-down) kafka_down; pg_down ;;
   services-down) services_down ;;
+  restart) # restart SERVICE: stop one service and start it again from its (possibly rebuilt) jar
+    [[ -n "${SERVICE_PORT_VAR[${2:-}]:-}" ]] || die "usage: restart ${SERVICES[*]// /|}"
+    stop_pid "$2" "$(jar_of "$2")"; service_up "$2" ;;
   down) services_down; kafka_down; pg_down ;;
   status) status ;;
   env) env_lines ;;
