@@ -1,6 +1,6 @@
 package dev.toolonce.bench;
 
-import dev.toolonce.bench.drive.CounterIntents;
+import dev.toolonce.bench.drive.BenchIntents;
 import dev.toolonce.bench.e2e.BurstPhase;
 import dev.toolonce.bench.e2e.LoadLadder;
 import dev.toolonce.bench.e2e.StackIdle;
@@ -25,7 +25,7 @@ public final class Bench {
 
     public static BenchReport run(BenchOptions o) throws Exception {
         String runId = UUID.randomUUID().toString().substring(0, 8);
-        CounterIntents intents = new CounterIntents("bench-" + runId);
+        BenchIntents intents = new BenchIntents("bench-" + runId, o.tool());
         StackIdle idle = new StackIdle(o.target(), intents.tenant());
         String startedAt = Instant.now().toString();
         System.out.printf("bench run %s (tenant %s): %s%n", runId, intents.tenant(), o.describe());
@@ -45,7 +45,7 @@ public final class Bench {
         BurstResult burst = null;
         if (o.phases().contains(Phase.BURST)) {
             idle.await(o.timeout());
-            System.out.printf("[burst] %d counter intents straight to Kafka%n", o.burst());
+            System.out.printf("[burst] %d %s intents straight to Kafka%n", o.burst(), o.tool());
             burst = new BurstPhase(o.target(), intents).run(o.burst(), o.timeout());
             System.out.printf("    %.1f calls/s, p50 %.1f ms, p99 %.1f ms%n",
                     burst.callsPerSecond(), burst.latency().p50(), burst.latency().p99());

@@ -27,7 +27,8 @@ import java.util.Set;
  * @param target     the stack under test
  */
 public record BenchOptions(Set<Phase> phases, int clients, Duration seconds, List<Double> relayRates, int backlog,
-                           int burst, List<Double> loads, Duration timeout, Path json, Path html, BenchTarget target) {
+                           int burst, List<Double> loads, String tool, Duration timeout, Path json, Path html,
+                           BenchTarget target) {
 
     public static final String USAGE = """
             usage: ./toolonce bench [options]
@@ -39,6 +40,8 @@ public record BenchOptions(Set<Phase> phases, int clients, Duration seconds, Lis
               --backlog N         rows of the relay backlog drain, 0 to skip (50000)
               --burst N           intents of the end-to-end burst (20000)
               --loads LIST        offered loads through the agent outbox, calls/s (250,500,1000,2000)
+              --tool NAME         tool of the burst and the loads, operation apply: counter (writes its effect
+                                  ledger into PostgreSQL) or noop (answers from memory, ToolOnce alone) (counter)
               --timeout N         seconds to wait for the last results of a run (180)
               --json FILE         write the figures as JSON
               --html FILE         write a self-contained HTML report with charts
@@ -72,8 +75,8 @@ public record BenchOptions(Set<Phase> phases, int clients, Duration seconds, Lis
 
     /** The settings as one line, for the report. */
     public String describe() {
-        return String.format("phases=%s clients=%d seconds=%d relayRates=%s backlog=%d burst=%d loads=%s timeout=%ds",
-                phases, clients, seconds.toSeconds(), relayRates, backlog, burst, loads, timeout.toSeconds());
+        return String.format("phases=%s clients=%d seconds=%d relayRates=%s backlog=%d burst=%d loads=%s tool=%s timeout=%ds",
+                phases, clients, seconds.toSeconds(), relayRates, backlog, burst, loads, tool, timeout.toSeconds());
     }
 
     private static final class Builder {
@@ -84,6 +87,7 @@ public record BenchOptions(Set<Phase> phases, int clients, Duration seconds, Lis
         int backlog = 50_000;
         int burst = 20_000;
         List<Double> loads = List.of(250.0, 500.0, 1000.0, 2000.0);
+        String tool = "counter";
         Duration timeout = Duration.ofSeconds(180);
         Path json;
         Path html;
@@ -118,6 +122,7 @@ public record BenchOptions(Set<Phase> phases, int clients, Duration seconds, Lis
                 case "--backlog" -> backlog = (int) nonNegative(option, value);
                 case "--burst" -> burst = (int) positive(option, value);
                 case "--loads" -> loads = rates(option, value);
+                case "--tool" -> tool = value;
                 case "--timeout" -> timeout = Duration.ofSeconds(positive(option, value));
                 case "--json" -> json = Path.of(value);
                 case "--html" -> html = Path.of(value);
@@ -163,7 +168,7 @@ public record BenchOptions(Set<Phase> phases, int clients, Duration seconds, Lis
         }
 
         BenchOptions build() {
-            return new BenchOptions(phases, clients, seconds, relayRates, backlog, burst, loads, timeout, json, html,
+            return new BenchOptions(phases, clients, seconds, relayRates, backlog, burst, loads, tool, timeout, json, html,
                     new BenchTarget(pgUrl, kafka, relayUrl, runDir, Map.copyOf(pids)));
         }
     }

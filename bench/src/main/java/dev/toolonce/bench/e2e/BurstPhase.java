@@ -1,7 +1,7 @@
 package dev.toolonce.bench.e2e;
 
 import dev.toolonce.bench.BenchTarget;
-import dev.toolonce.bench.drive.CounterIntents;
+import dev.toolonce.bench.drive.BenchIntents;
 import dev.toolonce.bench.report.BurstResult;
 import dev.toolonce.bench.report.ResourceUse;
 import dev.toolonce.bench.resources.ResourceSampler;
@@ -28,10 +28,10 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  */
 public final class BurstPhase {
     private final BenchTarget target;
-    private final CounterIntents intents;
+    private final BenchIntents intents;
     private final IntentRecords records = new IntentRecords();
 
-    public BurstPhase(BenchTarget target, CounterIntents intents) {
+    public BurstPhase(BenchTarget target, BenchIntents intents) {
         this.target = target;
         this.intents = intents;
     }
@@ -48,7 +48,7 @@ public final class BurstPhase {
             for (int i = 0; i < count; i++) {
                 String id = UUID.randomUUID().toString();
                 sentAt.put(id, System.nanoTime());
-                producer.send(records.record(intents.counter("burst-" + i, "burst-" + i), id),
+                producer.send(records.record(intents.intent("burst-" + i, "burst-" + i), id),
                         (meta, e) -> failure.compareAndSet(null, e));
             }
             producer.flush();

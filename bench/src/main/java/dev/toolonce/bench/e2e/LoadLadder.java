@@ -2,7 +2,7 @@ package dev.toolonce.bench.e2e;
 
 import dev.toolonce.agent.publish.IntentPublisher;
 import dev.toolonce.bench.BenchTarget;
-import dev.toolonce.bench.drive.CounterIntents;
+import dev.toolonce.bench.drive.BenchIntents;
 import dev.toolonce.bench.drive.PacedLoad;
 import dev.toolonce.bench.drive.Transactions;
 import dev.toolonce.bench.report.LoadResult;
@@ -29,13 +29,13 @@ public final class LoadLadder {
     static final double P99_LIMIT_MS = 250;
 
     private final BenchTarget target;
-    private final CounterIntents intents;
+    private final BenchIntents intents;
     private final String runId;
     private final AgentSteps steps;
     private final StackIdle idle;
     private final IntentPublisher publisher = new IntentPublisher("agent", Contract.INTENTS_TOPIC, "/toolonce/bench");
 
-    public LoadLadder(BenchTarget target, CounterIntents intents, String runId) {
+    public LoadLadder(BenchTarget target, BenchIntents intents, String runId) {
         this.target = target;
         this.intents = intents;
         this.runId = runId;
@@ -96,7 +96,7 @@ public final class LoadLadder {
     private PacedLoad.Worker writer(String prefix, Map<String, Long> committedMicros) {
         return Transactions.worker(target, (c, seq) -> {
             String task = prefix + seq;
-            publisher.publish(c, intents.counter(task, task));
+            publisher.publish(c, intents.intent(task, task));
             c.commit();
             committedMicros.put(task, ChronoUnit.MICROS.between(Instant.EPOCH, Instant.now()));
         });

@@ -2,7 +2,7 @@ package dev.toolonce.bench.probe;
 
 import dev.toolonce.agent.publish.IntentPublisher;
 import dev.toolonce.bench.BenchTarget;
-import dev.toolonce.bench.drive.CounterIntents;
+import dev.toolonce.bench.drive.BenchIntents;
 import dev.toolonce.bench.report.CommitResult;
 import dev.toolonce.bench.stats.Latencies;
 import dev.toolonce.schemas.Contract;
@@ -23,9 +23,9 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class CommitProbe {
     private final BenchTarget target;
-    private final CounterIntents intents;
+    private final BenchIntents intents;
 
-    public CommitProbe(BenchTarget target, CounterIntents intents) {
+    public CommitProbe(BenchTarget target, BenchIntents intents) {
         this.target = target;
         this.intents = intents;
     }
@@ -59,7 +59,7 @@ public final class CommitProbe {
             while (System.nanoTime() < end) {
                 long n = seq.getAndIncrement();
                 long t0 = System.nanoTime();
-                publisher.publish(c, intents.counter("probe-" + n, "probe-" + n));
+                publisher.publish(c, intents.intent("probe-" + n, "probe-" + n));
                 c.commit();
                 latencies.add((System.nanoTime() - t0) / 1000);
             }
