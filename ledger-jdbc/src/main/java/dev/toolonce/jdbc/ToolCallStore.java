@@ -138,15 +138,6 @@ public final class ToolCallStore {
     private static final String IN_STATE = """
             SELECT %2$s FROM %1$s.tool_call WHERE state = ? ORDER BY id LIMIT ?
             """;
-    private static final String UNGUARDED_SELECT = """
-            SELECT id FROM %1$s.tool_call WHERE state IN ('PLANNED', 'FAILED_RETRYABLE') ORDER BY id LIMIT ?
-            """;
-    private static final String UNGUARDED_UPDATE = """
-            UPDATE %1$s.tool_call SET state = 'STARTED', fence = fence + 1, attempts = attempts + 1, lease_owner = ?,
-                   lease_expires_at = clock_timestamp() + make_interval(secs => ?)
-             WHERE id = ?
-            RETURNING %2$s
-            """;
     private static final String TOMBSTONE = """
             SELECT state || coalesce(' ' || external_object_id, '') || ' at ' || terminal_at
               FROM %1$s.tool_call_tombstone
@@ -196,8 +187,6 @@ public final class ToolCallStore {
     private final String byId;
     private final String inState;
     private final String tombstone;
-    private final String unguardedSelect;
-    private final String unguardedUpdate;
     private final String sinceFirstAttempt;
     private final String codesSinceClaim;
     private final String hasEvidence;
@@ -220,8 +209,6 @@ public final class ToolCallStore {
         this.byId = BY_ID.formatted(s, COLUMNS);
         this.inState = IN_STATE.formatted(s, COLUMNS);
         this.tombstone = TOMBSTONE.formatted(s);
-        this.unguardedSelect = UNGUARDED_SELECT.formatted(s);
-        this.unguardedUpdate = UNGUARDED_UPDATE.formatted(s, COLUMNS);
         this.sinceFirstAttempt = SINCE_FIRST_ATTEMPT.formatted(s);
         this.codesSinceClaim = CODES_SINCE_CLAIM.formatted(s);
         this.hasEvidence = HAS_EVIDENCE.formatted(s);
@@ -275,21 +262,6 @@ public final class ToolCallStore {
     public Optional<ToolCall> find(CallScope scope) {
         return jdbc.query(find, MAPPER, scope.tenantId(), scope.tool(), scope.operation(),
                 scope.idempotencyKey()).stream().findFirst();
-    }
-
-    /**
-     * TEST ONLY: the negative control of the claim-race test. A check-then-act claim with no state guard and
-     * no row lock — exactly what the guarded claim exists to prevent. Never used by the services.
-     */
-    public List<ToolCall> claimWithoutGuardForTests(String owner, int limit, Duration lease, Duration window) {
-        List<Long> due = jdbc.queryForList(unguardedSelect, Long.class, limit);
-        try {
-            Thread.sleep(window.toMillis()); // widens the window between the check and the act
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        return due.stream().flatMap(id -> jdbc.query(unguardedUpdate, MAPPER, owner, lease.toMillis() / 1000.0, id)
-                .stream()).toList();
     }
 
     /**

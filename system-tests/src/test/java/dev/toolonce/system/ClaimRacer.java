@@ -1,6 +1,5 @@
 package dev.toolonce.system;
 
-import dev.toolonce.core.call.ToolCall;
 import dev.toolonce.jdbc.ToolCallStore;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -39,15 +38,18 @@ public final class ClaimRacer {
         AtomicInteger wins = new AtomicInteger();
         List<Thread> racers = new ArrayList<>();
         for (Connection c : connections) {
-            ToolCallStore store = new ToolCallStore(new JdbcTemplate(new SingleConnectionDataSource(c, true)), "executor");
+            JdbcTemplate jdbc = new JdbcTemplate(new SingleConnectionDataSource(c, true));
+            ToolCallStore store = new ToolCallStore(jdbc, "executor");
+            UnguardedClaim unguarded = new UnguardedClaim(jdbc);
             Thread t = new Thread(() -> {
                 try {
                     ready.await();
                     Thread.sleep(Math.max(0, startAt - System.currentTimeMillis()));
-                    List<ToolCall> won = guarded
-                            ? store.claim("racer", 1, Duration.ofSeconds(30))
-                            : store.claimWithoutGuardForTests("racer", 1, Duration.ofSeconds(30), Duration.ofMillis(50));
-                    for (ToolCall call : won) {
+                    List<UnguardedClaim.Won> won = guarded
+                            ? store.claim("racer", 1, Duration.ofSeconds(30)).stream()
+                                    .map(call -> new UnguardedClaim.Won(call.id(), call.fence())).toList()
+                            : unguarded.claim("racer", 1, Duration.ofSeconds(30), Duration.ofMillis(50));
+                    for (UnguardedClaim.Won call : won) {
                         wins.incrementAndGet();
                         System.out.println("WON " + call.id() + " " + call.fence());
                     }
