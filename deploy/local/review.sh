@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # ./toolonce review list
-# ./toolonce review resolve <scope> commit <externalId> | retry | fail  [--note TEXT] [--operator NAME]
+# ./toolonce review resolve <scope> commit <externalId> | retry | fail | compensate [externalId]  [--note TEXT] [--operator NAME]
 # Talks to the running executor's operator API; every resolution is audited and emits a result event.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -21,6 +21,7 @@ case "${1:-}" in
     scope=$2 action=$3 ext="" note="" operator="${USER:-operator}"
     shift 3
     if [[ $action == commit ]]; then [[ $# -ge 1 ]] || usage; ext=$1; shift; fi
+    if [[ $action == compensate && $# -ge 1 && $1 != --* ]]; then ext=$1; shift; fi
     while [[ $# -gt 0 ]]; do
       case "$1" in --note) note=$2; shift 2 ;; --operator) operator=$2; shift 2 ;; *) usage ;; esac
     done

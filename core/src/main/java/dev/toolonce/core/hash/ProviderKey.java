@@ -10,8 +10,6 @@ import java.util.Base64;
  * collision-free across tenants because the hashed text is the full scope.
  */
 public record ProviderKey(String value) {
-    private static final String COMPENSATE_SUFFIX = "#compensate";
-
     public ProviderKey {
         if (value == null || value.length() != 43) {
             throw new IllegalArgumentException("provider key must be 43 base64url characters, was " + value);
@@ -23,9 +21,13 @@ public record ProviderKey(String value) {
         return digest(scope.recordKey());
     }
 
-    /** The provider key of the compensation of a call: derived from the scope plus {@code #compensate}. */
+    /**
+     * The provider key of the compensation of a call: the provider key of its compensation scope
+     * ({@link dev.toolonce.core.call.Compensation#of}, {@code tenant/tool/op.compensate/key}). No user call has
+     * that scope, so this key never equals the provider key of any user call (docs/protocol.md §17).
+     */
     public static ProviderKey compensationOf(CallScope scope) {
-        return digest(scope.recordKey() + COMPENSATE_SUFFIX);
+        return of(dev.toolonce.core.call.Compensation.of(scope));
     }
 
     private static ProviderKey digest(String text) {

@@ -18,6 +18,9 @@ import java.time.Duration;
 import dev.toolonce.executor.execution.Dispatcher;
 import dev.toolonce.executor.pause.ToolPauses;
 import dev.toolonce.executor.adapter.AdapterRegistry;
+import dev.toolonce.executor.compensation.CompensationDriver;
+import dev.toolonce.executor.compensation.CompensationGateway;
+import dev.toolonce.jdbc.CompensationStore;
 import dev.toolonce.executor.adapter.HttpAdapterFactory;
 import dev.toolonce.executor.execution.ToolGateway;
 import dev.toolonce.messaging.ConsumerContainers;
@@ -95,10 +98,22 @@ public class ExecutorConfiguration {
      * with a message naming the tool and the field.
      */
     @Bean
-    ToolGateway toolGateway(ExecutorProperties p, EventCodec codec) {
+    ToolGateway toolGateway(ExecutorProperties p, EventCodec codec, ToolCallStore calls) {
         var adapters = new HttpAdapterFactory(p.lease(), System::getenv, codec.mapper()).buildAll(p.tools());
         adapters.values().forEach(a -> log.info("tool ready: {} {}", a, a.descriptor().capabilities()));
-        return new AdapterRegistry(adapters);
+        return new CompensationGateway(new AdapterRegistry(adapters), calls, adapters.keySet());
+    }
+
+    @Bean
+    CompensationStore compensationStore(JdbcTemplate jdbc, ExecutorProperties p) {
+        return new CompensationStore(jdbc, p.schema());
+    }
+
+    /** docs/protocol.md §17: releases held compensations and settles their originals, every reconcile interval. */
+    @Bean
+    CompensationDriver compensationDriver(ToolCallStore calls, CompensationStore compensations, CallFinisher finisher,
+                                          TransactionTemplate tx, ExecutorStats stats, ExecutorProperties p) {
+        return new CompensationDriver(calls, compensations, finisher, tx, stats, p.reconcileInterval());
     }
 
     @Bean
@@ -161,15 +176,15 @@ public class ExecutorConfiguration {
 
     @Bean
     ReviewService reviewService(ToolCallStore calls, CallFinisher finisher, JdbcTemplate jdbc, TransactionTemplate tx,
-                                ExecutorStats stats, ExecutorProperties p) {
-        return new ReviewService(calls, finisher, jdbc, tx, stats, p.schema());
+                                ExecutorStats stats, ExecutorProperties p, CompensationStore compensations) {
+        return new ReviewService(calls, finisher, jdbc, tx, stats, p.schema(), compensations);
     }
 
     @Bean
     Intake intake(JdbcTemplate jdbc, ToolCallStore calls, PendingReplyStore pending, ResultEvents results,
-                  ToolGateway gateway, ExecutorProperties p, Clock clock) {
+                  ToolGateway gateway, ExecutorProperties p, Clock clock, CompensationStore compensations) {
         return new Intake(p.consumerGroup(), new InboxStore(jdbc, p.schema()), calls, pending, results, gateway,
-                new Decider(p.acceptanceWindow()), clock);
+                new Decider(p.acceptanceWindow()), clock, compensations);
     }
 
     @Bean

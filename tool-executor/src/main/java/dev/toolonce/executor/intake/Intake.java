@@ -1,6 +1,7 @@
 package dev.toolonce.executor.intake;
 
 import dev.toolonce.core.call.CallScope;
+import dev.toolonce.core.call.Compensation;
 import dev.toolonce.core.call.InvalidArgumentsException;
 import dev.toolonce.core.call.ToolCall;
 import dev.toolonce.core.decide.Decider;
@@ -11,6 +12,7 @@ import dev.toolonce.core.hash.RequestHasher;
 import dev.toolonce.executor.execution.ToolGateway;
 import dev.toolonce.executor.results.ResultEvents;
 import dev.toolonce.executor.results.ResultEvents.Addressee;
+import dev.toolonce.jdbc.CompensationStore;
 import dev.toolonce.jdbc.InboxStore;
 import dev.toolonce.jdbc.PendingReplyStore;
 import dev.toolonce.jdbc.PendingReplyStore.PendingReply;
@@ -39,9 +41,21 @@ public final class Intake {
     private final Decider decider;
     private final RequestHasher hasher = new RequestHasher();
     private final Clock clock;
+    private final CompensationStore compensations;
 
     public Intake(String consumerGroup, InboxStore inbox, ToolCallStore calls, PendingReplyStore pending,
                   ResultEvents results, ToolGateway tools, Decider decider, Clock clock) {
+        this(consumerGroup, inbox, calls, pending, results, tools, decider, clock, null);
+    }
+
+    /**
+     * @param compensations holds planned compensations until their original can be compensated
+     *                      (docs/protocol.md §17); null when compensations are not driven
+     */
+    public Intake(String consumerGroup, InboxStore inbox, ToolCallStore calls, PendingReplyStore pending,
+                  ResultEvents results, ToolGateway tools, Decider decider, Clock clock,
+                  CompensationStore compensations) {
+        this.compensations = compensations;
         this.consumerGroup = consumerGroup;
         this.inbox = inbox;
         this.calls = calls;
@@ -99,7 +113,11 @@ public final class Intake {
         ToolCallStore.NewCall call = new ToolCallStore.NewCall(scope, ProviderKey.of(scope), hash,
                 i.arguments().toString(), i.taskId(), i.stepId(), a.messageId());
         for (int tries = 0; tries < 2; tries++) {
-            if (calls.insertPlanned(call).isPresent()) {
+            Optional<ToolCall> planned = calls.insertPlanned(call);
+            if (planned.isPresent()) {
+                if (compensations != null && Compensation.isCompensation(scope)) {
+                    compensations.hold(planned.get().id()); // released once the original is COMPENSATING
+                }
                 return Disposition.PLANNED;
             }
             Optional<ToolCall> existing = calls.findForShare(scope);

@@ -1,5 +1,10 @@
 package dev.toolonce.executor.review;
 
+import dev.toolonce.core.call.Compensation;
+import dev.toolonce.core.hash.ProviderKey;
+import dev.toolonce.core.hash.RequestHasher;
+import dev.toolonce.jdbc.CompensationStore;
+
 import dev.toolonce.core.call.CallScope;
 import dev.toolonce.core.call.CallState;
 import dev.toolonce.core.call.ToolCall;
@@ -15,7 +20,8 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Human decisions on calls in NEEDS_REVIEW (docs/protocol.md §16): commit with the external id the operator
- * found, retry (after the operator reconciled by hand), or fail. Each resolution is a guarded transition,
+ * found, retry (after the operator reconciled by hand), fail, or compensate (undo the effect through the tool's
+ * compensation, docs/protocol.md §17). Each resolution is a guarded transition,
  * an audit row and — for commit and fail — a result event, all in one transaction.
  */
 public final class ReviewService {
@@ -25,7 +31,7 @@ public final class ReviewService {
             """;
 
     /** What the operator decided. */
-    public enum Action { COMMIT, RETRY, FAIL }
+    public enum Action { COMMIT, RETRY, FAIL, COMPENSATE }
 
     private final ToolCallStore calls;
     private final CallFinisher finisher;
@@ -34,8 +40,18 @@ public final class ReviewService {
     private final ExecutorStats stats;
     private final String audit;
 
+    private final CompensationStore compensations;
+    private final RequestHasher hasher = new RequestHasher();
+
     public ReviewService(ToolCallStore calls, CallFinisher finisher, JdbcTemplate jdbc, TransactionTemplate tx,
                          ExecutorStats stats, String schema) {
+        this(calls, finisher, jdbc, tx, stats, schema, null);
+    }
+
+    /** @param compensations needed for {@link Action#COMPENSATE}; null refuses that action */
+    public ReviewService(ToolCallStore calls, CallFinisher finisher, JdbcTemplate jdbc, TransactionTemplate tx,
+                         ExecutorStats stats, String schema, CompensationStore compensations) {
+        this.compensations = compensations;
         this.calls = calls;
         this.finisher = finisher;
         this.jdbc = jdbc;
@@ -69,8 +85,14 @@ public final class ReviewService {
             if (action == Action.RETRY) {
                 refuseRetryOfAnEffect(call);
             }
+            if (action == Action.COMPENSATE) {
+                refuseCompensation(call, externalId);
+            }
             ToolCall done = finisher.finish(call, CallState.NEEDS_REVIEW, finish(action, externalId, operator, note))
                     .orElseThrow(() -> new IllegalStateException("call " + scope + " was resolved concurrently"));
+            if (action == Action.COMPENSATE) {
+                planCompensation(done);
+            }
             jdbc.update(audit, call.id(), scope.recordKey(), action.name().toLowerCase(), externalId, operator, note,
                     call.fence());
             stats.review(action.name().toLowerCase());
@@ -91,12 +113,47 @@ public final class ReviewService {
         }
     }
 
+    /**
+     * docs/protocol.md §17: compensate only an effect known by its external id (the call's, or the one the operator
+     * found), never a compensation itself, and only where the tool can compensate.
+     */
+    private void refuseCompensation(ToolCall call, String externalId) {
+        if (compensations == null) {
+            throw new IllegalStateException("compensate is not available in this executor");
+        }
+        if (Compensation.isCompensation(call.scope())) {
+            throw new IllegalArgumentException(call.scope() + " is a compensation; commit, retry or fail it");
+        }
+        if (call.externalObjectId() == null && (externalId == null || externalId.isBlank())) {
+            throw new IllegalArgumentException("compensate needs the external id of the effect to undo: " + call.scope()
+                    + " has none recorded");
+        }
+        Compensation.of(call.scope()); // throws when the operation name is too long to derive one
+    }
+
+    /**
+     * Plans the compensation call, due now, addressed to the original's intent (its task and step); an earlier,
+     * held request of the agent for the same compensation is released instead.
+     */
+    private void planCompensation(ToolCall original) {
+        CallScope scope = Compensation.of(original.scope());
+        var args = tools.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+        ToolCallStore.NewCall c = new ToolCallStore.NewCall(scope, ProviderKey.of(scope), hasher.hash(scope, args),
+                args.toString(),
+                original.taskId(), original.stepId(), original.intentMessageId());
+        if (calls.insertPlanned(c).isEmpty()) {
+            calls.find(scope).ifPresent(existing -> compensations.release(existing.id()));
+        }
+    }
+
     private static Finish finish(Action action, String externalId, String operator, String note) {
         String why = "resolved by " + operator + (note == null || note.isBlank() ? "" : ": " + note);
         return switch (action) {
             case COMMIT -> new Finish(CallState.COMMITTED, externalId, null, null, null, null, null, true);
             case RETRY -> new Finish(CallState.FAILED_RETRYABLE, null, null, "OPERATOR", null, why, Duration.ZERO, false);
             case FAIL -> new Finish(CallState.FAILED_FINAL, null, null, "OPERATOR", "OPERATOR_FAILED", why, null, true);
+            case COMPENSATE -> new Finish(CallState.COMPENSATING, externalId == null || externalId.isBlank() ? null
+                    : externalId, null, "OPERATOR", null, why, null, false);
         };
     }
 }
