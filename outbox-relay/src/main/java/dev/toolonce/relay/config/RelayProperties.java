@@ -16,11 +16,16 @@ import org.springframework.util.unit.DataSize;
  *
  * @param sources            databases to relay from; at least one, names and slots unique
  * @param kafkaBootstrap     Kafka bootstrap servers ({@code host:port[,host:port]})
- * @param pollInterval       how long a Debezium engine waits for new changes between polls;
- *                           bounds the commit→ack latency on a quiet stream
+ * @param pollInterval       how long a Debezium engine's streaming thread sleeps when the
+ *                           replication stream has nothing to read; it bounds the extra delay
+ *                           of the first change after a quiet spell, and a shorter sleep costs
+ *                           idle CPU (the engine's poll itself waits for events without a timer)
  * @param maxPollInterval    the largest {@code poll-interval} accepted (20 ms unless raised
  *                           deliberately, because the latency figures depend on it)
  * @param maxBatchSize       the most change events handed to one {@code handleBatch} call
+ * @param offsetFlushInterval how often an engine stores its position (rows already acknowledged
+ *                           by Kafka) and confirms it to the slot; {@code 0} after every batch.
+ *                           Longer means fewer writes and more rows sent again after a crash
  * @param heartbeatInterval  how often each engine runs its heartbeat query, so the slot
  *                           advances on an otherwise idle database
  * @param deadLetterTopic    where records go that Kafka can never accept (too large, bad topic)
@@ -35,9 +40,10 @@ import org.springframework.util.unit.DataSize;
 public record RelayProperties(
         List<Source> sources,
         @DefaultValue("127.0.0.1:29092") String kafkaBootstrap,
-        @DefaultValue("10ms") Duration pollInterval,
+        @DefaultValue("2ms") Duration pollInterval,
         @DefaultValue("20ms") Duration maxPollInterval,
         @DefaultValue("2048") int maxBatchSize,
+        @DefaultValue("1s") Duration offsetFlushInterval,
         @DefaultValue("5s") Duration heartbeatInterval,
         @DefaultValue("toolonce.relay.dlq") String deadLetterTopic,
         @DefaultValue("1MB") DataSize maxRecordBytes,
@@ -63,6 +69,9 @@ public record RelayProperties(
                 + "ms: lower poll-interval, or raise max-poll-interval if the slower relay is intended");
         require(maxBatchSize >= 1 && maxBatchSize <= 65_536,
                 P + "max-batch-size is " + maxBatchSize + ": set a value between 1 and 65536");
+        require(offsetFlushInterval != null && !offsetFlushInterval.isNegative()
+                        && offsetFlushInterval.compareTo(Duration.ofMinutes(1)) <= 0,
+                P + "offset-flush-interval is " + offsetFlushInterval + ": set a duration between 0 and 1m");
         requirePositive(heartbeatInterval, "heartbeat-interval");
         require(heartbeatInterval.toMillis() >= 100,
                 P + "heartbeat-interval is " + heartbeatInterval.toMillis() + "ms: set at least 100ms");

@@ -5,6 +5,8 @@ import java.util.Properties;
 import dev.toolonce.relay.config.JdbcLocation;
 import dev.toolonce.relay.config.RelayProperties;
 import dev.toolonce.relay.config.RelayProperties.Source;
+import dev.toolonce.relay.connector.RelayPostgresConnector;
+import dev.toolonce.relay.connector.RelayPostgresTask;
 import dev.toolonce.relay.offsets.PostgresOffsetBackingStore;
 
 /**
@@ -45,7 +47,7 @@ public final class EngineSettings {
         JdbcLocation db = source.location();
         Properties p = new Properties();
         p.setProperty("name", "toolonce-relay-" + source.name());
-        p.setProperty("connector.class", "io.debezium.connector.postgresql.PostgresConnector");
+        p.setProperty("connector.class", RelayPostgresConnector.class.getName());
         p.setProperty("topic.prefix", source.name());
 
         p.setProperty("offset.storage", PostgresOffsetBackingStore.class.getName());
@@ -53,7 +55,7 @@ public final class EngineSettings {
         p.setProperty(PostgresOffsetBackingStore.USERNAME, source.username());
         p.setProperty(PostgresOffsetBackingStore.PASSWORD, source.password());
         p.setProperty(PostgresOffsetBackingStore.SLOT, source.slot());
-        p.setProperty("offset.flush.interval.ms", "0");
+        p.setProperty("offset.flush.interval.ms", Long.toString(relay.offsetFlushInterval().toMillis()));
         p.setProperty("offset.flush.timeout.ms", "10000");
 
         p.setProperty("database.hostname", db.host());
@@ -72,7 +74,8 @@ public final class EngineSettings {
         p.setProperty("tombstones.on.delete", "false");
 
         p.setProperty("poll.interval.ms", Long.toString(relay.pollInterval().toMillis()));
-        p.setProperty("max.batch.size", Integer.toString(relay.maxBatchSize()));
+        p.setProperty("max.batch.size", "1"); // see RelayPostgresTask: each queue poll returns one event at once
+        p.setProperty(RelayPostgresTask.MAX_BATCH, Integer.toString(relay.maxBatchSize()));
         p.setProperty("max.queue.size", Integer.toString(Math.max(8192, 4 * relay.maxBatchSize())));
 
         p.setProperty("heartbeat.interval.ms", Long.toString(relay.heartbeatInterval().toMillis()));

@@ -17,8 +17,9 @@ import org.slf4j.LoggerFactory;
  * Debezium offsets kept in {@code toolonce_relay.offsets} of the source database itself, next
  * to the replication slot they describe, so that the two can be reset together and survive a
  * lost relay host. Loaded once at start; every flush replaces the slot's row (the engine
- * flushes after every batch, {@code offset.flush.interval.ms=0}), and only after that write
- * succeeded does Debezium confirm the position to the slot.
+ * flushes at most every {@code toolonce.relay.offset-flush-interval}, and only positions of rows
+ * Kafka has acknowledged), and only after that write succeeded does Debezium confirm the
+ * position to the slot.
  *
  * <p>Configured through the engine properties {@link #JDBC_URL}, {@link #USERNAME},
  * {@link #PASSWORD} and {@link #SLOT}. Instantiated by Debezium with the no-arg constructor.

@@ -11,6 +11,8 @@ import org.springframework.util.unit.DataSize;
 
 import dev.toolonce.relay.config.RelayProperties;
 import dev.toolonce.relay.config.RelayProperties.Source;
+import dev.toolonce.relay.connector.RelayPostgresConnector;
+import dev.toolonce.relay.connector.RelayPostgresTask;
 import dev.toolonce.relay.offsets.PostgresOffsetBackingStore;
 
 class EngineSettingsTest {
@@ -18,14 +20,14 @@ class EngineSettingsTest {
     final Source source = new Source("executor", "jdbc:postgresql://127.0.0.1:25432/toolonce?sslmode=disable",
             "relay", "secret", "toolonce_executor_slot", "toolonce_executor_outbox", "executor.outbox_event");
     final RelayProperties relay = new RelayProperties(List.of(source), "127.0.0.1:29092", Duration.ofMillis(10),
-            Duration.ofMillis(20), 2048, Duration.ofSeconds(5), "toolonce.relay.dlq", DataSize.ofMegabytes(1),
-            Duration.ofMillis(500), Duration.ofSeconds(2));
+            Duration.ofMillis(20), 2048, Duration.ofMillis(750), Duration.ofSeconds(5), "toolonce.relay.dlq",
+            DataSize.ofMegabytes(1), Duration.ofMillis(500), Duration.ofSeconds(2));
 
     @Test
     void configuresThePostgresConnectorForTheOutboxTable() {
         Properties p = EngineSettings.of(relay, source);
         assertThat(p)
-                .containsEntry("connector.class", "io.debezium.connector.postgresql.PostgresConnector")
+                .containsEntry("connector.class", RelayPostgresConnector.class.getName())
                 .containsEntry("plugin.name", "pgoutput")
                 .containsEntry("slot.name", "toolonce_executor_slot")
                 .containsEntry("publication.name", "toolonce_executor_outbox")
@@ -33,8 +35,9 @@ class EngineSettingsTest {
                 .containsEntry("table.include.list", "executor\\.outbox_event")
                 .containsEntry("snapshot.mode", "no_data")
                 .containsEntry("poll.interval.ms", "10")
-                .containsEntry("max.batch.size", "2048")
-                .containsEntry("offset.flush.interval.ms", "0")
+                .containsEntry("max.batch.size", "1")
+                .containsEntry(RelayPostgresTask.MAX_BATCH, "2048")
+                .containsEntry("offset.flush.interval.ms", "750")
                 .containsEntry("heartbeat.interval.ms", "5000")
                 .containsEntry("topic.prefix", "executor")
                 .containsEntry("database.hostname", "127.0.0.1")

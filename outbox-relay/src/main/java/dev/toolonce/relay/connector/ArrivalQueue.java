@@ -1,0 +1,93 @@
+package dev.toolonce.relay.connector;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+
+import io.debezium.connector.base.QueueProvider;
+
+/**
+ * The storage under Debezium's change event queue, plus what that queue lacks: a way to sleep
+ * until an event arrives. Debezium's own {@code ChangeEventQueue.poll()} returns only when a
+ * batch is full or {@code poll.interval.ms} has passed, and near the end of every interval it
+ * spins on the CPU for up to a millisecond; {@link RelayPostgresTask} sleeps here instead and
+ * drains the queue as soon as the first event is in.
+ *
+ * <p>{@link #enqueue} and {@link #poll} run under the change event queue's lock (one producer,
+ * the streaming thread; one consumer, the engine's poll thread); {@link #size()} and
+ * {@link #awaitEvents} may be called without it. One waiter at a time.
+ *
+ * @param <T> Debezium's queued event type
+ */
+final class ArrivalQueue<T> implements QueueProvider<T> {
+
+    private final Queue<T> events = new ArrayDeque<>();
+    private final AtomicInteger size = new AtomicInteger();
+    private volatile Thread waiter;
+
+    @Override
+    public String name() {
+        return "toolonce-relay";
+    }
+
+    @Override
+    public void configure(Map<String, ?> properties) {
+        // nothing to configure: the change event queue bounds the size
+    }
+
+    @Override
+    public void enqueue(T event) {
+        events.add(event);
+        size.incrementAndGet();
+        Thread w = waiter;
+        if (w != null) {
+            LockSupport.unpark(w);
+        }
+    }
+
+    @Override
+    public T poll() {
+        T event = events.poll();
+        if (event != null) {
+            size.decrementAndGet();
+        }
+        return event;
+    }
+
+    @Override
+    public int size() {
+        return size.get();
+    }
+
+    /**
+     * Sleeps until at least one event is queued or {@code timeout} has passed, without spinning.
+     *
+     * @return whether an event is queued
+     * @throws InterruptedException when the engine interrupts its poll thread (it is stopping)
+     */
+    boolean awaitEvents(Duration timeout) throws InterruptedException {
+        if (size.get() > 0) {
+            return true;
+        }
+        long deadline = System.nanoTime() + timeout.toNanos();
+        waiter = Thread.currentThread();
+        try {
+            while (size.get() == 0) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                LockSupport.parkNanos(this, left);
+                if (Thread.interrupted()) {
+                    throw new InterruptedException();
+                }
+            }
+            return true;
+        } finally {
+            waiter = null;
+        }
+    }
+}
