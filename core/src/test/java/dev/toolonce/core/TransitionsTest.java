@@ -41,6 +41,12 @@ class TransitionsTest {
     }
 
     @ParameterizedTest
+    @EnumSource(CallState.class)
+    void onlyPlannedIsAStateACallIsCreatedIn(CallState state) {
+        assertThat(Transitions.isInitial(state)).isEqualTo(state == PLANNED);
+    }
+
+    @ParameterizedTest
     @EnumSource(value = CallState.class, names = {"FAILED_FINAL", "COMPENSATED"})
     void finalStatesLeadToNoAutomaticExecution(CallState state) {
         for (CallState to : CallState.values()) {

@@ -29,6 +29,7 @@ public final class ToolCallStore {
             call_version, attempts, external_object_id, result, error_code, error_message, task_id, step_id,
             intent_message_id, terminal_at""";
 
+    @SqlTransition(from = {}, to = CallState.PLANNED)
     private static final String INSERT_PLANNED = """
             INSERT INTO %1$s.tool_call (tenant_id, tool, operation, idempotency_key, provider_key, request_hash,
                 arguments, state, task_id, step_id, intent_message_id)
@@ -56,6 +57,7 @@ public final class ToolCallStore {
      * Claims due calls in one statement; SKIP LOCKED lets concurrent dispatchers take disjoint rows. The same
      * statement writes each claim's ledger note, so a claim costs one round trip however many calls it takes.
      */
+    @SqlTransition(from = {CallState.PLANNED, CallState.FAILED_RETRYABLE}, to = CallState.STARTED)
     private static final String CLAIM = """
             WITH moved AS (
                 UPDATE %1$s.tool_call c
@@ -77,6 +79,7 @@ public final class ToolCallStore {
             SELECT %2$s FROM moved ORDER BY id
             """;
     /** A guarded move and its ledger note in one statement: the note is written only if the move won. */
+    @SqlTransition.Parameters(checkedBy = "finish")
     private static final String FINISH = """
             WITH moved AS (
                 UPDATE %1$s.tool_call
@@ -94,6 +97,7 @@ public final class ToolCallStore {
             SELECT %2$s FROM moved
             """;
     /** A STARTED or RECONCILING call whose lease ran out: its outcome is unknown; fence + 1 shuts out the old holder. */
+    @SqlTransition(from = {CallState.STARTED, CallState.RECONCILING}, to = CallState.UNKNOWN)
     private static final String SWEEP = """
             UPDATE %1$s.tool_call c
                SET state = 'UNKNOWN', fence = c.fence + 1, lease_owner = NULL, lease_expires_at = NULL,
@@ -120,6 +124,7 @@ public final class ToolCallStore {
              WHERE id = ? AND state = ? AND fence = ? AND lease_expires_at > clock_timestamp()
             """;
     /** Takes UNKNOWN calls whose settle delay passed into RECONCILING, with a lease and fence of its own. */
+    @SqlTransition(from = CallState.UNKNOWN, to = CallState.RECONCILING)
     private static final String CLAIM_UNKNOWN = """
             UPDATE %1$s.tool_call c
                SET state = 'RECONCILING', fence = c.fence + 1, lease_owner = ?,

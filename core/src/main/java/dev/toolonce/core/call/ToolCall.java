@@ -5,8 +5,8 @@ import dev.toolonce.core.hash.RequestHash;
 import java.time.Instant;
 
 /**
- * One row of the ledger as the protocol sees it. Immutable; {@link #moveTo} returns a new value after
- * checking the transition table.
+ * One row of the ledger as the protocol sees it, as read from the database. Immutable. Its state changes only
+ * through the stores' guarded statements, each declared against {@link Transitions} (docs/protocol.md §4).
  *
  * @param id               ledger id
  * @param scope            never null
@@ -44,16 +44,4 @@ public record ToolCall(
         String stepId,
         String intentMessageId,
         Instant terminalAt) {
-
-    /**
-     * The same call in another state.
-     *
-     * @throws IllegalTransitionException when the table forbids it
-     */
-    public ToolCall moveTo(CallState next) {
-        Transitions.check(state, next);
-        return new ToolCall(id, scope, providerKey, requestHash, argumentsJson, next, fence, callVersion,
-                attempts, externalObjectId, resultJson, errorCode, errorMessage, taskId, stepId,
-                intentMessageId, terminalAt);
-    }
 }

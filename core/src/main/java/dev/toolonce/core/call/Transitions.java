@@ -34,6 +34,14 @@ public final class Transitions {
     private Transitions() {
     }
 
+    /**
+     * Whether a call may come into existence in {@code state}: only {@code PLANNED}, the state intake plans a
+     * call in (docs/protocol.md §4). A statement that inserts ledger rows declares this as its target.
+     */
+    public static boolean isInitial(CallState state) {
+        return state == PLANNED;
+    }
+
     /** Whether {@code from -> to} is legal. */
     public static boolean isLegal(CallState from, CallState to) {
         return LEGAL.get(from).contains(to);
