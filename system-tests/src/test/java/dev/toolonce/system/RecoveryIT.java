@@ -149,7 +149,8 @@ class RecoveryIT {
 
     @Test
     void executorKilledAfterTheToolAppliedAndBeforeRecordingIsReconciledAfterRestart() throws Exception {
-        lone = new LoneExecutor(stack, "--toolonce.executor.crash-at=after-tool-before-record");
+        lone = new LoneExecutor(stack, "--toolonce.fault-injection.enabled=true",
+                "--toolonce.fault-injection.crash-at=after-tool-before-record");
         ToolIntent pay = f.payments("crash-before", 700);
         lone.send(pay);
         awaitDeath(lone);
@@ -166,7 +167,8 @@ class RecoveryIT {
 
     @Test
     void executorKilledAfterRecordingAnswersTheClientRetryWithTheStoredResult() throws Exception {
-        lone = new LoneExecutor(stack, "--toolonce.executor.crash-at=after-record");
+        lone = new LoneExecutor(stack, "--toolonce.fault-injection.enabled=true",
+                "--toolonce.fault-injection.crash-at=after-record");
         ToolIntent ticket = f.tickets("crash-after");
         String first = lone.send(ticket);
         awaitDeath(lone);
@@ -185,7 +187,8 @@ class RecoveryIT {
 
     @Test
     void zombieWorkerPausedPastItsLeaseIsFencedAndNoStaleFenceReachesTheTool() throws Exception {
-        lone = new LoneExecutor(stack, "--toolonce.executor.pause-at=before-send", "--toolonce.executor.pause-for=15s");
+        lone = new LoneExecutor(stack, "--toolonce.fault-injection.enabled=true",
+                "--toolonce.fault-injection.pause-at=before-send", "--toolonce.fault-injection.pause-for=15s");
         ToolIntent pay = f.payments("zombie", 900);
         lone.send(pay);
         Map<String, String> call = lone.awaitState(scope(pay), WAIT, "COMMITTED", "NEEDS_REVIEW");
@@ -203,7 +206,8 @@ class RecoveryIT {
 
     @Test
     void lateAppliedFromAFencedOutAttemptOnACallCommittedElsewhereRaisesTheDuplicateAlarm() throws Exception {
-        lone = new LoneExecutor(stack, "--toolonce.executor.pause-at=after-check", "--toolonce.executor.pause-for=20s");
+        lone = new LoneExecutor(stack, "--toolonce.fault-injection.enabled=true",
+                "--toolonce.fault-injection.pause-at=after-check", "--toolonce.fault-injection.pause-for=20s");
         ToolIntent count = f.counter("late", "t-late", "1", 1);
         String id = lone.send(count);
         lone.awaitState(scope(count), WAIT, "NEEDS_REVIEW");

@@ -3,9 +3,10 @@ package dev.toolonce.executor.config;
 import dev.toolonce.core.decide.Decider;
 import dev.toolonce.core.retry.RetryBudget;
 import dev.toolonce.core.retry.RetryPolicy;
+import dev.toolonce.executor.faults.FaultInjectionProperties;
+import dev.toolonce.executor.faults.FaultPoints;
 import dev.toolonce.executor.execution.CallFinisher;
 import dev.toolonce.executor.execution.Completion;
-import dev.toolonce.executor.execution.CrashPoints;
 import dev.toolonce.executor.reconcile.Reconciler;
 import dev.toolonce.executor.retention.RetentionGuard;
 import dev.toolonce.executor.retention.RetentionJobs;
@@ -144,11 +145,11 @@ public class ExecutorConfiguration {
 
     @Bean
     Dispatcher dispatcher(ToolCallStore calls, ToolGateway gateway, Completion completion, TransactionTemplate tx,
-                          ExecutorProperties p, ExecutorStats stats) {
+                          ExecutorProperties p, ExecutorStats stats, FaultInjectionProperties faults) {
         return new Dispatcher(calls, gateway, completion, tx,
                 new Dispatcher.Settings(p.workers(), p.claimBatch(), p.lease(), p.heartbeat(), p.idlePoll(),
                         p.committers(), p.commitGroup()),
-                new CrashPoints(p.crashAt(), p.pauseAt(), p.pauseFor()), stats);
+                new FaultPoints(faults), stats);
     }
 
     @Bean

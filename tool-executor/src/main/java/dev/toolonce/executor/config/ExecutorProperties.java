@@ -26,9 +26,6 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param heartbeat        how often running calls' leases are extended
  * @param leaseMargin      slack required on top of a tool's timeouts and two heartbeats within the lease
  * @param reconcileInterval how often the sweeper and reconciler run
- * @param crashAt          test-only crash point name (see CrashPoints); never set in production
- * @param pauseAt          test-only pause point name (see CrashPoints); never set in production
- * @param pauseFor         how long the first worker reaching {@code pauseAt} stalls
  * @param retention        how long terminal calls and inbox rows are kept (docs/protocol.md §13)
  * @param retentionMargin  intents older than {@code retention - margin} are refused as expired
  * @param allowInfiniteTopicRetention accept consumed topics with retention.ms = -1 (an explicit override)
@@ -57,9 +54,6 @@ public record ExecutorProperties(
         @DefaultValue("5s") Duration heartbeat,
         @DefaultValue("2s") Duration leaseMargin,
         @DefaultValue("500ms") Duration reconcileInterval,
-        String crashAt,
-        String pauseAt,
-        @DefaultValue("0s") Duration pauseFor,
         @DefaultValue("8d") Duration retention,
         @DefaultValue("1d") Duration retentionMargin,
         @DefaultValue("false") boolean allowInfiniteTopicRetention,

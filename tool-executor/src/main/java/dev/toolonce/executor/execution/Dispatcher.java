@@ -2,6 +2,7 @@ package dev.toolonce.executor.execution;
 
 import dev.toolonce.core.call.CallState;
 import dev.toolonce.core.call.ToolCall;
+import dev.toolonce.executor.faults.FaultPoints;
 import dev.toolonce.executor.web.ExecutorStats;
 import dev.toolonce.core.outcome.ToolOutcome;
 import dev.toolonce.jdbc.ToolCallStore;
@@ -45,7 +46,7 @@ public final class Dispatcher implements SmartLifecycle {
     private final Duration lease;
     private final Duration idlePoll;
     private final Duration heartbeat;
-    private final CrashPoints crashPoints;
+    private final FaultPoints faultPoints;
     private final ExecutorStats stats;
     private final Map<Long, ToolCall> inFlight = new ConcurrentHashMap<>();
     private final Periodic heartbeats = new Periodic("lease-heartbeat");
@@ -66,10 +67,10 @@ public final class Dispatcher implements SmartLifecycle {
     }
 
     public Dispatcher(ToolCallStore calls, ToolGateway gateway, Completion completion, TransactionTemplate tx,
-                      Settings settings, CrashPoints crashPoints, ExecutorStats stats) {
+                      Settings settings, FaultPoints faultPoints, ExecutorStats stats) {
         int workerCount = settings.workers();
         this.heartbeat = settings.heartbeat();
-        this.crashPoints = crashPoints;
+        this.faultPoints = faultPoints;
         this.stats = stats;
         this.calls = calls;
         this.gateway = gateway;
@@ -183,19 +184,19 @@ public final class Dispatcher implements SmartLifecycle {
 
     private void runOne(ToolCall call, long claimSentAt) {
         try {
-            crashPoints.reach(CrashPoints.BEFORE_SEND);
+            faultPoints.reach(FaultPoints.BEFORE_SEND);
             // docs/protocol.md §6: re-check fence and lease just before sending; a swept call is not ours to send.
             if (!stillHeld(call, claimSentAt)) {
                 stats.fencedBeforeSend();
                 log.warn("call {} at fence {} was fenced out before sending; not sent", call.id(), call.fence());
                 return;
             }
-            crashPoints.reach(CrashPoints.AFTER_CHECK);
+            faultPoints.reach(FaultPoints.AFTER_CHECK);
             inFlight.put(call.id(), call); // heartbeats from here on: a stalled claimant's lease runs out
             ToolOutcome outcome = gateway.execute(call);
-            crashPoints.reach(CrashPoints.AFTER_TOOL_BEFORE_RECORD);
+            faultPoints.reach(FaultPoints.AFTER_TOOL_BEFORE_RECORD);
             committer.record(completion.prepare(call, outcome));
-            crashPoints.reach(CrashPoints.AFTER_RECORD);
+            faultPoints.reach(FaultPoints.AFTER_RECORD);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             log.warn("interrupted while running or recording call {}; its lease will expire and the sweeper decides",
