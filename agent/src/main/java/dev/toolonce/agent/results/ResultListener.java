@@ -24,6 +24,7 @@ public final class ResultListener {
     private final String group;
     private final InboxStore inbox;
     private final StepResults steps;
+    private final List<ResultHandler> handlers;
     private final ResultDecoder decoder = new ResultDecoder();
     private final IsolatingBatchProcessor<ResultDecoder.Readable> processor;
     private final AtomicLong applied = new AtomicLong();
@@ -34,6 +35,18 @@ public final class ResultListener {
     public ResultListener(String group, InboxStore inbox, StepResults steps,
                           IsolatingBatchProcessor.DeadLetterSink deadLetters, TransactionTemplate tx,
                           BooleanSupplier databaseAnswers, int maxAttempts, MeterRegistry meters) {
+        this(group, inbox, steps, deadLetters, tx, databaseAnswers, maxAttempts, meters, List.of());
+    }
+
+    /**
+     * @param handlers called in order for every new result, in the transaction of its inbox row (the task engine
+     *                 first, then the application's {@link ResultHandler}s)
+     */
+    public ResultListener(String group, InboxStore inbox, StepResults steps,
+                          IsolatingBatchProcessor.DeadLetterSink deadLetters, TransactionTemplate tx,
+                          BooleanSupplier databaseAnswers, int maxAttempts, MeterRegistry meters,
+                          List<ResultHandler> handlers) {
+        this.handlers = List.copyOf(handlers);
         this.group = group;
         this.inbox = inbox;
         this.steps = steps;
@@ -55,8 +68,10 @@ public final class ResultListener {
     }
 
 
-    @KafkaListener(id = "results", topics = "${toolonce.consumer.results-topic:toolonce.tool-results}",
-            groupId = "${toolonce.consumer.consumer-group:toolonce-agent}", batch = "true")
+    @KafkaListener(id = "results",
+            topics = "${toolonce.agent.results-topic:${toolonce.consumer.results-topic:toolonce.tool-results}}",
+            groupId = "${toolonce.agent.consumer-group:${toolonce.consumer.consumer-group:toolonce-agent}}",
+            batch = "true")
     public void onBatch(List<ConsumerRecord<byte[], byte[]>> records) {
         processor.process(records);
     }
@@ -68,7 +83,9 @@ public final class ResultListener {
         if (seen != InboxStore.Seen.NEW) {
             return null;
         }
-        return steps.apply(r.result());
+        boolean applied = steps.apply(r.result());
+        handlers.forEach(h -> h.onResult(r.result()));
+        return applied;
     }
 
     private void count(Boolean outcome) {

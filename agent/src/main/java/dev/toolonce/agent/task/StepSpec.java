@@ -1,0 +1,49 @@
+package dev.toolonce.agent.task;
+
+import java.util.Objects;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * One planned step of a task: a tool call, and what the saga may do with it.
+ *
+ * @param stepId        unique within the task; not ending in {@code .compensate} (that names its compensation)
+ * @param tool          the tool, as configured in the executor
+ * @param operation     the tool's operation
+ * @param arguments     a JSON object, sent to the tool
+ * @param compensable   on a later final failure, undo this step with the tool's compensation
+ *                      ({@code <operation>.compensate}, docs/protocol.md §17)
+ * @param irreversible  cannot be undone (an email): must come after every compensable step
+ * @param needsApproval the task waits before this step until an operator approves these exact arguments
+ */
+public record StepSpec(String stepId, String tool, String operation, JsonNode arguments, boolean compensable,
+                       boolean irreversible, boolean needsApproval) {
+
+    public StepSpec {
+        Objects.requireNonNull(stepId, "stepId");
+        Objects.requireNonNull(tool, "tool");
+        Objects.requireNonNull(operation, "operation");
+        if (arguments == null || !arguments.isObject()) {
+            throw new IllegalArgumentException("step " + stepId + ": arguments must be a JSON object");
+        }
+    }
+
+    /** A plain step: not compensated, not irreversible, no approval. */
+    public static StepSpec of(String stepId, String tool, String operation, JsonNode arguments) {
+        return new StepSpec(stepId, tool, operation, arguments, false, false, false);
+    }
+
+    /** This step, undone by its compensation if a later step fails finally. */
+    public StepSpec withCompensation() {
+        return new StepSpec(stepId, tool, operation, arguments, true, irreversible, needsApproval);
+    }
+
+    /** This step, flagged as impossible to undo. */
+    public StepSpec asIrreversible() {
+        return new StepSpec(stepId, tool, operation, arguments, compensable, true, needsApproval);
+    }
+
+    /** This step, held until an operator approves it. */
+    public StepSpec withApproval() {
+        return new StepSpec(stepId, tool, operation, arguments, compensable, irreversible, true);
+    }
+}

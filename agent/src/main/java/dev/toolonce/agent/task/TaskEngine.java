@@ -1,0 +1,315 @@
+package dev.toolonce.agent.task;
+
+import dev.toolonce.agent.publish.IntentPublisher;
+import dev.toolonce.core.call.Compensation;
+import dev.toolonce.schemas.ResultStatus;
+import dev.toolonce.schemas.ToolIntent;
+import dev.toolonce.schemas.ToolResult;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.transaction.support.TransactionTemplate;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.JsonNodeFactory;
+
+/**
+ * The task API and the saga's engine (docs/agent-tasks.md). Every operation takes the task row's lock, changes the
+ * checkpoint, writes the intents it decides to send into the agent outbox ({@link IntentPublisher}) and the task's
+ * event ({@link TaskEvents}) — all in one transaction, which joins the caller's when there is one. Thread-safe.
+ *
+ * <p>{@link #onResult} is called by the result consumer in the transaction that records the result's inbox row:
+ * a result delivered twice is skipped by the inbox, and one replayed under a new message id carries a
+ * {@code callVersion} the step has already applied, so either advances the task once.
+ */
+public final class TaskEngine {
+    private static final Logger log = LoggerFactory.getLogger(TaskEngine.class);
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private final TaskStore store;
+    private final IntentPublisher publisher;
+    private final TaskEvents events;
+    private final DataSource dataSource;
+    private final TransactionTemplate tx;
+
+    public TaskEngine(TaskStore store, IntentPublisher publisher, TaskEvents events, DataSource dataSource,
+                      TransactionTemplate tx) {
+        this.store = store;
+        this.publisher = publisher;
+        this.events = events;
+        this.dataSource = dataSource;
+        this.tx = tx;
+    }
+
+    /**
+     * Checks and checkpoints a plan, then sends its first step (or waits for its approval). Submitting the same task
+     * id again changes nothing and returns the stored task.
+     *
+     * @throws PlanRefusedException naming the step(s), when the plan is unsafe or malformed; nothing is written
+     */
+    public Task submit(Plan plan) {
+        plan.check();
+        return tx.execute(s -> {
+            if (store.insert(plan)) {
+                Task task = store.lock(plan.taskId()).orElseThrow();
+                advance(task, true);
+            }
+            return store.find(plan.taskId()).orElseThrow();
+        });
+    }
+
+    /**
+     * After a crash: steps already committed are never touched; a step that was sent and has no final answer is
+     * published again with its ORIGINAL key and arguments (the executor replays the stored outcome, answers when
+     * the running call completes, or reconciles); the same for a compensation under way; then pending steps run.
+     *
+     * @return the ids of the steps re-published (a compensation's as {@code <step>.compensate})
+     * @throws IllegalArgumentException when there is no such task
+     */
+    public List<String> resume(String taskId) {
+        return tx.execute(s -> {
+            Task task = store.lock(taskId).orElseThrow(() -> new IllegalArgumentException("no task " + taskId));
+            List<String> again = new ArrayList<>();
+            if (task.state().isFinal()) {
+                return again;
+            }
+            for (Step step : store.steps(taskId)) {
+                if (step.state() == StepState.RUNNING) {
+                    send(task, step);
+                    again.add(step.stepId());
+                } else if (step.state() == StepState.COMPENSATING) {
+                    sendCompensation(task, step);
+                    again.add(step.compensationStepId());
+                }
+            }
+            advance(task, !again.isEmpty());
+            log.info("task {} resumed: re-published {}", taskId, again);
+            return again;
+        });
+    }
+
+    /** Resumes every task that is not final (at start-up). @return how many */
+    public int resumeAll() {
+        List<String> open = store.open(10_000);
+        open.forEach(this::resume);
+        return open.size();
+    }
+
+    /**
+     * Approves the step's current arguments (its current key). The task goes on if it was waiting for this step.
+     *
+     * @throws IllegalArgumentException for an unknown task or step, or a step that needs no approval
+     * @throws IllegalStateException    when the step was already sent
+     */
+    public Task approve(String taskId, String stepId, String operator) {
+        return tx.execute(s -> {
+            Task task = store.lock(taskId).orElseThrow(() -> new IllegalArgumentException("no task " + taskId));
+            Step step = step(taskId, stepId);
+            if (!step.needsApproval()) {
+                throw new IllegalArgumentException("step " + stepId + " of task " + taskId + " needs no approval");
+            }
+            if (!store.approve(step, operator)) {
+                throw new IllegalStateException("step " + stepId + " of task " + taskId + " is " + step.state()
+                        + ": only a step not yet sent can be approved");
+            }
+            advance(task, true);
+            return store.find(taskId).orElseThrow();
+        });
+    }
+
+    /**
+     * Changes the arguments of a step that was not sent yet. The step gets a new argument version and so a NEW key
+     * (the old key stays bound to the old arguments), and any approval is void: a step that needs approval waits
+     * for a new one.
+     *
+     * @throws IllegalStateException when the step was already sent: its key is bound to the arguments it was sent with
+     */
+    public Task changeArguments(String taskId, String stepId, JsonNode arguments) {
+        if (arguments == null || !arguments.isObject()) {
+            throw new IllegalArgumentException("arguments must be a JSON object");
+        }
+        return tx.execute(s -> {
+            Task task = store.lock(taskId).orElseThrow(() -> new IllegalArgumentException("no task " + taskId));
+            Step step = step(taskId, stepId);
+            String key = StepKeys.key(task.tenantId(), taskId, stepId, step.argVersion() + 1);
+            if (!store.newArguments(step, arguments.toString(), key)) {
+                throw new IllegalStateException("step " + stepId + " of task " + taskId + " is " + step.state()
+                        + " with key " + step.key() + ": the arguments of a step already sent cannot change");
+            }
+            advance(task, true);
+            return store.find(taskId).orElseThrow();
+        });
+    }
+
+    /** The task, if it exists. */
+    public Optional<Task> find(String taskId) {
+        return store.find(taskId);
+    }
+
+    /** The task's steps in plan order. */
+    public List<Step> steps(String taskId) {
+        return store.steps(taskId);
+    }
+
+    /** The newest tasks. */
+    public List<Task> list(int limit) {
+        return store.list(limit);
+    }
+
+    /**
+     * Applies a result to its task, if it answers a step of one; must run in the consumer's transaction with the
+     * result's inbox row.
+     *
+     * @return whether the task changed
+     */
+    public boolean onResult(ToolResult r) {
+        if (r.taskId() == null || r.stepId() == null) {
+            return false;
+        }
+        Optional<Task> locked = store.lock(r.taskId());
+        if (locked.isEmpty() || locked.get().state().isFinal()) {
+            return false;
+        }
+        Task task = locked.get();
+        boolean compensation = Compensation.isCompensation(r.operation());
+        String stepId = compensation && r.stepId().endsWith(Compensation.SUFFIX)
+                ? r.stepId().substring(0, r.stepId().length() - Compensation.SUFFIX.length()) : r.stepId();
+        Step step = store.steps(task.taskId()).stream().filter(s -> s.stepId().equals(stepId)).findFirst().orElse(null);
+        if (step == null || !answers(task, step, r, compensation)) {
+            return false;
+        }
+        boolean moved = compensation ? applyCompensation(step, r) : applyOriginal(step, r);
+        if (moved) {
+            advance(task, true);
+        }
+        return moved;
+    }
+
+    /** The result is for this step's current call (or its compensation), not for an older key of it. */
+    private static boolean answers(Task task, Step step, ToolResult r, boolean compensation) {
+        String operation = compensation ? step.operation() + Compensation.SUFFIX : step.operation();
+        return task.tenantId().equals(r.tenantId()) && step.tool().equals(r.tool())
+                && operation.equals(r.operation()) && step.key().equals(r.idempotencyKey());
+    }
+
+    private boolean applyOriginal(Step step, ToolResult r) {
+        if (r.status() == ResultStatus.REJECTED) {
+            if ("MESSAGE_ID_REUSED".equals(code(r)) || step.state() != StepState.RUNNING) {
+                return false;
+            }
+            return store.move(step, StepState.FAILED, null, null, code(r), message(r));
+        }
+        if (r.callVersion() <= step.callVersion()) {
+            return false; // a duplicate, a replay under a new message id, or an older outcome
+        }
+        store.callVersion(step, r.callVersion());
+        String result = r.result() == null ? null : r.result().toString();
+        return switch (r.status()) {
+            case COMMITTED -> from(step, StepState.RUNNING, StepState.NEEDS_REVIEW)
+                    && store.move(step, StepState.COMMITTED, r.externalObjectId(), result, null, null);
+            case FAILED_FINAL -> from(step, StepState.RUNNING, StepState.NEEDS_REVIEW)
+                    && store.move(step, StepState.FAILED, null, result, code(r), message(r));
+            case NEEDS_REVIEW -> step.state() == StepState.RUNNING
+                    ? store.move(step, StepState.NEEDS_REVIEW, null, null, code(r), message(r))
+                    : step.state() == StepState.COMPENSATING
+                    && store.move(step, StepState.COMPENSATION_REVIEW, null, null, code(r), message(r));
+            case COMPENSATED -> from(step, StepState.COMPENSATING, StepState.COMPENSATION_REVIEW)
+                    && store.move(step, StepState.COMPENSATED, null, null, null, null);
+            case REJECTED -> false;
+        };
+    }
+
+    private boolean applyCompensation(Step step, ToolResult r) {
+        if (r.status() == ResultStatus.REJECTED) {
+            return step.state() == StepState.COMPENSATING && !"MESSAGE_ID_REUSED".equals(code(r))
+                    && store.move(step, StepState.COMPENSATION_REVIEW, null, null, code(r), message(r));
+        }
+        if (r.callVersion() <= step.compensationVersion()) {
+            return false;
+        }
+        store.compensationVersion(step, r.callVersion(), r.status() == ResultStatus.COMMITTED ? r.externalObjectId() : null);
+        return switch (r.status()) {
+            case COMMITTED -> from(step, StepState.COMPENSATING, StepState.COMPENSATION_REVIEW)
+                    && store.move(step, StepState.COMPENSATED, null, null, null, null);
+            case FAILED_FINAL, NEEDS_REVIEW -> step.state() == StepState.COMPENSATING
+                    && store.move(step, StepState.COMPENSATION_REVIEW, null, null, code(r), message(r));
+            default -> false;
+        };
+    }
+
+    /**
+     * Decides and does what comes next, then records the task's state and publishes its event when anything changed.
+     */
+    private void advance(Task task, boolean changed) {
+        List<Step> steps = store.steps(task.taskId());
+        Saga.Next next = Saga.decide(steps);
+        for (Map.Entry<String, StepState> m : next.moves().entrySet()) {
+            Step s = steps.stream().filter(x -> x.stepId().equals(m.getKey())).findFirst().orElseThrow();
+            changed |= store.move(s, m.getValue(), null, null, null, null);
+        }
+        if (next.publish() != null) {
+            send(task, next.publish());
+            changed |= store.move(next.publish(), StepState.RUNNING, null, null, null, null);
+        }
+        if (next.compensate() != null) {
+            sendCompensation(task, next.compensate());
+            changed |= store.move(next.compensate(), StepState.COMPENSATING, null, null, null, null);
+        }
+        if (changed || next.state() != task.state()) {
+            String failed = task.failedStep() == null ? steps.stream().filter(s -> s.state() == StepState.FAILED)
+                    .map(Step::stepId).findFirst().orElse(null) : null;
+            store.setTask(task.taskId(), next.state(), failed);
+            Task now = store.find(task.taskId()).orElseThrow();
+            events.publish(now, store.steps(task.taskId()));
+            if (next.state() != task.state()) {
+                log.info("task {}: {} -> {}", task.taskId(), task.state(), next.state());
+            }
+        }
+    }
+
+    private void send(Task task, Step step) {
+        publisher.publish(dataSource, new ToolIntent(null, task.tenantId(), step.tool(), step.operation(), step.key(),
+                JSON.readTree(step.argumentsJson()), task.taskId(), step.stepId(), askedAt(step)));
+        store.published(step);
+    }
+
+    /** docs/protocol.md §17: the compensation is asked for by an intent for {@code <operation>.compensate}, same key. */
+    private void sendCompensation(Task task, Step step) {
+        publisher.publish(dataSource, new ToolIntent(null, task.tenantId(), step.tool(),
+                step.operation() + Compensation.SUFFIX, step.key(), JsonNodeFactory.instance.objectNode(),
+                task.taskId(), step.compensationStepId(),
+                (step.compensationStartedAt() == null ? Instant.now() : step.compensationStartedAt()).toString()));
+    }
+
+    /** When the agent first asked for the step: a re-publication keeps it, so the acceptance window still applies. */
+    private static String askedAt(Step step) {
+        return (step.startedAt() == null ? Instant.now() : step.startedAt()).toString();
+    }
+
+    private Step step(String taskId, String stepId) {
+        return store.steps(taskId).stream().filter(s -> s.stepId().equals(stepId)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("task " + taskId + " has no step " + stepId));
+    }
+
+    private static boolean from(Step step, StepState... states) {
+        for (StepState s : states) {
+            if (step.state() == s) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String code(ToolResult r) {
+        return r.error() == null ? null : r.error().code();
+    }
+
+    private static String message(ToolResult r) {
+        return r.error() == null ? null : r.error().message();
+    }
+}

@@ -1,0 +1,211 @@
+package dev.toolonce.agent.task;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Optional;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.RowMapper;
+
+/**
+ * The tables of the task checkpoint, {@code agent_task} and {@code agent_task_step}. Every change of a task runs
+ * after {@link #lock} in the same transaction: the task row is the one lock, so concurrent results, resumes and
+ * approvals of one task serialise, and each step change is also guarded by the state it leaves.
+ */
+public final class TaskStore {
+    private static final String TASK_COLUMNS = "task_id, tenant_id, state, version, failed_step, note";
+    private static final String STEP_COLUMNS = """
+            task_id, step_id, position, tool, operation, arguments, arg_version, idempotency_key, compensable,
+            irreversible, needs_approval, approved_key, approved_by, state, call_version, compensation_version,
+            external_object_id, compensation_external_id, error_code, error_message, publishes, started_at, finished_at,
+            compensation_started_at, compensated_at""";
+    private static final String INSERT_TASK = """
+            INSERT INTO %s.agent_task (task_id, tenant_id, state) VALUES (?, ?, ?)
+            ON CONFLICT (task_id) DO NOTHING
+            """;
+    private static final String INSERT_STEP = """
+            INSERT INTO %s.agent_task_step (task_id, step_id, position, tool, operation, arguments, idempotency_key,
+                compensable, irreversible, needs_approval, state)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'PENDING')
+            """;
+    private static final String LOCK = "SELECT %2$s FROM %1$s.agent_task WHERE task_id = ? FOR UPDATE";
+    private static final String FIND = "SELECT %2$s FROM %1$s.agent_task WHERE task_id = ?";
+    private static final String STEPS = "SELECT %2$s FROM %1$s.agent_task_step WHERE task_id = ? ORDER BY position";
+    private static final String OPEN = """
+            SELECT task_id FROM %s.agent_task WHERE state NOT IN ('SUCCEEDED', 'COMPENSATED', 'FAILED')
+            ORDER BY updated_at LIMIT ?
+            """;
+    private static final String LIST = "SELECT %2$s FROM %1$s.agent_task ORDER BY created_at DESC LIMIT ?";
+    private static final String SET_TASK = """
+            UPDATE %s.agent_task SET state = ?, failed_step = coalesce(?, failed_step), version = version + 1,
+                   updated_at = clock_timestamp(),
+                   finished_at = CASE WHEN ? THEN clock_timestamp() ELSE finished_at END
+             WHERE task_id = ?
+            """;
+    /** A guarded step move: only from the state the caller saw. */
+    private static final String MOVE = """
+            UPDATE %s.agent_task_step
+               SET state = ?, updated_at = clock_timestamp(),
+                   external_object_id = coalesce(?, external_object_id), result = coalesce(?, result),
+                   error_code = coalesce(?, error_code), error_message = coalesce(?, error_message),
+                   started_at = CASE WHEN ? = 'RUNNING' THEN coalesce(started_at, clock_timestamp()) ELSE started_at END,
+                   finished_at = CASE WHEN ? IN ('COMMITTED', 'FAILED') THEN clock_timestamp() ELSE finished_at END,
+                   compensation_started_at = CASE WHEN ? = 'COMPENSATING' THEN clock_timestamp()
+                                                  ELSE compensation_started_at END,
+                   compensated_at = CASE WHEN ? = 'COMPENSATED' THEN clock_timestamp() ELSE compensated_at END
+             WHERE task_id = ? AND step_id = ? AND state = ?
+            """;
+    private static final String CALL_VERSION = """
+            UPDATE %s.agent_task_step SET call_version = greatest(call_version, ?) WHERE task_id = ? AND step_id = ?
+            """;
+    private static final String COMPENSATION_DONE = """
+            UPDATE %s.agent_task_step SET compensation_version = greatest(compensation_version, ?),
+                   compensation_external_id = coalesce(?, compensation_external_id)
+             WHERE task_id = ? AND step_id = ?
+            """;
+    private static final String PUBLISHED = """
+            UPDATE %s.agent_task_step SET publishes = publishes + 1 WHERE task_id = ? AND step_id = ?
+            """;
+    private static final String APPROVE = """
+            UPDATE %s.agent_task_step SET approved_key = idempotency_key, approved_by = ?, approved_at = clock_timestamp(),
+                   updated_at = clock_timestamp()
+             WHERE task_id = ? AND step_id = ? AND state IN ('PENDING', 'AWAITING_APPROVAL')
+            """;
+    private static final String NEW_ARGUMENTS = """
+            UPDATE %s.agent_task_step SET arguments = ?, arg_version = arg_version + 1, idempotency_key = ?,
+                   approved_key = NULL, approved_by = NULL, approved_at = NULL, updated_at = clock_timestamp()
+             WHERE task_id = ? AND step_id = ? AND state IN ('PENDING', 'AWAITING_APPROVAL') AND arg_version = ?
+            """;
+
+    private final JdbcTemplate jdbc;
+    private final String insertTask;
+    private final String insertStep;
+    private final String lock;
+    private final String find;
+    private final String steps;
+    private final String open;
+    private final String list;
+    private final String setTask;
+    private final String move;
+    private final String callVersion;
+    private final String compensationDone;
+    private final String published;
+    private final String approve;
+    private final String newArguments;
+
+    public TaskStore(JdbcTemplate jdbc, String schema) {
+        if (!schema.matches("[a-z_][a-z0-9_]{0,62}")) {
+            throw new IllegalArgumentException("schema name must match [a-z_][a-z0-9_]{0,62}, was " + schema);
+        }
+        this.jdbc = jdbc;
+        this.insertTask = INSERT_TASK.formatted(schema);
+        this.insertStep = INSERT_STEP.formatted(schema);
+        this.lock = LOCK.formatted(schema, TASK_COLUMNS);
+        this.find = FIND.formatted(schema, TASK_COLUMNS);
+        this.steps = STEPS.formatted(schema, STEP_COLUMNS);
+        this.open = OPEN.formatted(schema);
+        this.list = LIST.formatted(schema, TASK_COLUMNS);
+        this.setTask = SET_TASK.formatted(schema);
+        this.move = MOVE.formatted(schema);
+        this.callVersion = CALL_VERSION.formatted(schema);
+        this.compensationDone = COMPENSATION_DONE.formatted(schema);
+        this.published = PUBLISHED.formatted(schema);
+        this.approve = APPROVE.formatted(schema);
+        this.newArguments = NEW_ARGUMENTS.formatted(schema);
+    }
+
+    /** @return false when a task with this id exists already (nothing written) */
+    public boolean insert(Plan plan) {
+        if (jdbc.update(insertTask, plan.taskId(), plan.tenantId(), TaskState.RUNNING.name()) == 0) {
+            return false;
+        }
+        int position = 0;
+        for (StepSpec s : plan.steps()) {
+            jdbc.update(insertStep, plan.taskId(), s.stepId(), ++position, s.tool(), s.operation(),
+                    s.arguments().toString(), StepKeys.key(plan.tenantId(), plan.taskId(), s.stepId(), 1),
+                    s.compensable(), s.irreversible(), s.needsApproval());
+        }
+        return true;
+    }
+
+    /** Reads and locks the task row until the transaction ends. */
+    public Optional<Task> lock(String taskId) {
+        return jdbc.query(lock, TASK, taskId).stream().findFirst();
+    }
+
+    public Optional<Task> find(String taskId) {
+        return jdbc.query(find, TASK, taskId).stream().findFirst();
+    }
+
+    public List<Step> steps(String taskId) {
+        return jdbc.query(steps, STEP, taskId);
+    }
+
+    /** Ids of tasks that are not final, least recently changed first. */
+    public List<String> open(int limit) {
+        return jdbc.queryForList(open, String.class, limit);
+    }
+
+    /** The newest tasks. */
+    public List<Task> list(int limit) {
+        return jdbc.query(list, TASK, limit);
+    }
+
+    /** Sets the task's state and bumps its version (every change of a task or its steps calls this once). */
+    public void setTask(String taskId, TaskState state, String failedStep) {
+        jdbc.update(setTask, state.name(), failedStep, state.isFinal(), taskId);
+    }
+
+    /** A guarded step move. @return whether the step was still in {@code from} */
+    public boolean move(Step s, StepState to, String externalObjectId, String resultJson, String errorCode,
+                        String errorMessage) {
+        String t = to.name();
+        return jdbc.update(move, t, externalObjectId, resultJson, errorCode, errorMessage, t, t, t, t, s.taskId(),
+                s.stepId(), s.state().name()) == 1;
+    }
+
+    public void callVersion(Step s, long version) {
+        jdbc.update(callVersion, version, s.taskId(), s.stepId());
+    }
+
+    public void compensationVersion(Step s, long version, String externalId) {
+        jdbc.update(compensationDone, version, externalId, s.taskId(), s.stepId());
+    }
+
+    public void published(Step s) {
+        jdbc.update(published, s.taskId(), s.stepId());
+    }
+
+    /** @return false when the step was already sent */
+    public boolean approve(Step s, String operator) {
+        return jdbc.update(approve, operator, s.taskId(), s.stepId()) == 1;
+    }
+
+    /** @return false when the step was sent or changed meanwhile */
+    public boolean newArguments(Step s, String argumentsJson, String newKey) {
+        return jdbc.update(newArguments, argumentsJson, newKey, s.taskId(), s.stepId(), s.argVersion()) == 1;
+    }
+
+    private static final RowMapper<Task> TASK = (rs, i) -> new Task(rs.getString("task_id"), rs.getString("tenant_id"),
+            TaskState.valueOf(rs.getString("state")), rs.getLong("version"), rs.getString("failed_step"),
+            rs.getString("note"));
+
+    private static final RowMapper<Step> STEP = TaskStore::step;
+
+    private static Step step(ResultSet rs, int i) throws SQLException {
+        return new Step(rs.getString("task_id"), rs.getString("step_id"), rs.getInt("position"), rs.getString("tool"),
+                rs.getString("operation"), rs.getString("arguments"), rs.getInt("arg_version"),
+                rs.getString("idempotency_key"), rs.getBoolean("compensable"), rs.getBoolean("irreversible"),
+                rs.getBoolean("needs_approval"), rs.getString("approved_key"), rs.getString("approved_by"),
+                StepState.valueOf(rs.getString("state")), rs.getLong("call_version"),
+                rs.getLong("compensation_version"), rs.getString("external_object_id"),
+                rs.getString("compensation_external_id"), rs.getString("error_code"), rs.getString("error_message"),
+                rs.getInt("publishes"), instant(rs, "started_at"), instant(rs, "finished_at"),
+                instant(rs, "compensation_started_at"), instant(rs, "compensated_at"));
+    }
+
+    private static java.time.Instant instant(ResultSet rs, String column) throws SQLException {
+        java.sql.Timestamp t = rs.getTimestamp(column);
+        return t == null ? null : t.toInstant();
+    }
+}

@@ -1,0 +1,236 @@
+package dev.toolonce.agent.task;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.toolonce.agent.publish.IntentPublisher;
+import dev.toolonce.agent.results.ResultListener;
+import dev.toolonce.agent.results.StepResults;
+import dev.toolonce.jdbc.InboxStore;
+import dev.toolonce.schemas.Contract;
+import dev.toolonce.schemas.EventCodec;
+import dev.toolonce.schemas.ResultStatus;
+import dev.toolonce.schemas.ToolResult;
+import dev.toolonce.testsupport.TestStack;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.flywaydb.core.Flyway;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.jdbc.datasource.DriverManagerDataSource;
+import org.springframework.transaction.support.TransactionTemplate;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The task engine on a real PostgreSQL (a fresh database per test), fed through the real result consumer path
+ * (ResultListener: decoder, inbox, step results, then the engine in the same transaction) with result records built
+ * as the executor would send them. What it publishes is read back from the agent outbox.
+ */
+class TaskEngineIT {
+    private static final String SCHEMA = "agent";
+    private final EventCodec codec = new EventCodec();
+    private JdbcTemplate jdbc;
+    private TaskEngine tasks;
+    private ResultListener listener;
+    private long offset;
+
+    @BeforeEach
+    void setUp() {
+        String url = TestStack.get().freshDatabase("tasks");
+        Flyway.configure().dataSource(url, "postgres", "").schemas(SCHEMA).defaultSchema(SCHEMA)
+                .locations("classpath:db/migration/agent").placeholders(Map.of("publication", "tasks_pub"))
+                .load().migrate();
+        DriverManagerDataSource ds = new DriverManagerDataSource(url, "postgres", "");
+        jdbc = new JdbcTemplate(ds);
+        TransactionTemplate tx = new TransactionTemplate(new DataSourceTransactionManager(ds));
+        tasks = new TaskEngine(new TaskStore(jdbc, SCHEMA), new IntentPublisher(SCHEMA, Contract.INTENTS_TOPIC,
+                "/it/agent"), new TaskEvents(jdbc, SCHEMA, TaskEvents.DEFAULT_TOPIC, "/it/agent"), ds, tx);
+        listener = new ResultListener("it-agent", new InboxStore(jdbc, SCHEMA), new StepResults(jdbc, SCHEMA),
+                (r, code, message) -> { throw new AssertionError("dead-lettered " + code + ": " + message); },
+                tx, () -> true, 3, new SimpleMeterRegistry(), List.of(tasks::onResult));
+    }
+
+    private static ObjectNode args(String k, Object v) {
+        ObjectNode n = JsonNodeFactory.instance.objectNode();
+        n.put(k, String.valueOf(v));
+        return n;
+    }
+
+    private static StepSpec step(String id, String tool, String op) {
+        return StepSpec.of(id, tool, op, args("n", id));
+    }
+
+    // ---- test 4 of issue 10: a result delivered twice and replayed under a new message id advances the task once
+
+    @Test
+    void aResultDeliveredTwiceAndReplayedUnderANewMessageIdAdvancesTheTaskOnce() {
+        tasks.submit(Plan.of("acme", "t4", step("1", "tickets", "create").withCompensation(),
+                step("2", "payments", "charge").withCompensation()));
+        assertThat(intents("t4")).extracting(i -> i[0]).containsExactly("1");
+
+        ToolResult committed = result("t4", "1", "tickets", "create", 1, ResultStatus.COMMITTED, "tk_1", false);
+        deliver(committed);
+        deliver(committed); // redelivery: same message id
+        deliver(withNewId(committed, true)); // the executor's replay to a duplicate intent: new message id
+
+        assertThat(intents("t4")).extracting(i -> i[0]).containsExactly("1", "2");
+        assertThat(stepStates("t4")).containsExactly("COMMITTED", "RUNNING");
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM agent.inbox_message", Integer.class)).isEqualTo(2);
+    }
+
+    // ---- test 2 of issue 10 at the agent side: compensation in reverse order
+
+    @Test
+    void aFinalFailureCompensatesTheCompletedStepsInReverseOrder() {
+        tasks.submit(Plan.of("acme", "t2", step("1", "tickets", "create").withCompensation(),
+                step("2", "payments", "charge").withCompensation(), step("3", "payments", "charge").withCompensation(),
+                step("4", "email", "send").asIrreversible()));
+        deliver(result("t2", "1", "tickets", "create", 1, ResultStatus.COMMITTED, "tk_1", false));
+        deliver(result("t2", "2", "payments", "charge", 1, ResultStatus.COMMITTED, "ch_2", false));
+        deliver(result("t2", "3", "payments", "charge", 1, ResultStatus.FAILED_FINAL, null, false));
+
+        assertThat(stepStates("t2")).containsExactly("COMMITTED", "COMPENSATING", "FAILED", "SKIPPED");
+        deliver(result("t2", "2.compensate", "payments", "charge.compensate", 1, ResultStatus.COMMITTED, "re_2", false));
+        deliver(result("t2", "2", "payments", "charge", 2, ResultStatus.COMPENSATED, null, false)); // the original's
+        deliver(result("t2", "1.compensate", "tickets", "create.compensate", 1, ResultStatus.COMMITTED, "tk_1", false));
+
+        assertThat(intents("t2")).extracting(i -> i[0] + " " + i[1]).containsExactly("1 create", "2 charge",
+                "3 charge", "2.compensate charge.compensate", "1.compensate create.compensate");
+        assertThat(intents("t2")).extracting(i -> i[2]).containsExactly("acme:t2:1:1", "acme:t2:2:1", "acme:t2:3:1",
+                "acme:t2:2:1", "acme:t2:1:1");
+        assertThat(tasks.find("t2").orElseThrow().state()).isEqualTo(TaskState.COMPENSATED);
+        assertThat(stepStates("t2")).containsExactly("COMPENSATED", "COMPENSATED", "FAILED", "SKIPPED");
+        assertThat(tasks.steps("t2").get(1).compensationExternalId()).isEqualTo("re_2");
+    }
+
+    // ---- test 3 of issue 10 at the agent side
+
+    @Test
+    void aCompensationInReviewPutsTheTaskInReviewAndNothingReportsSuccess() {
+        tasks.submit(Plan.of("acme", "t3", step("1", "tickets", "create").withCompensation(),
+                step("2", "payments", "charge")));
+        deliver(result("t3", "1", "tickets", "create", 1, ResultStatus.COMMITTED, "tk_1", false));
+        deliver(result("t3", "2", "payments", "charge", 1, ResultStatus.FAILED_FINAL, null, false));
+        deliver(result("t3", "1.compensate", "tickets", "create.compensate", 1, ResultStatus.NEEDS_REVIEW, null, false));
+
+        assertThat(tasks.find("t3").orElseThrow().state()).isEqualTo(TaskState.NEEDS_REVIEW);
+        assertThat(stepStates("t3")).containsExactly("COMPENSATION_REVIEW", "FAILED");
+        assertThat(events("t3")).doesNotContain("SUCCEEDED", "COMPENSATED").endsWith("NEEDS_REVIEW");
+
+        // an operator commits the cancellation by hand: the compensation commits and the task is compensated
+        deliver(result("t3", "1.compensate", "tickets", "create.compensate", 2, ResultStatus.COMMITTED, "tk_1", false));
+        assertThat(tasks.find("t3").orElseThrow().state()).isEqualTo(TaskState.COMPENSATED);
+    }
+
+    // ---- test 5 of issue 10: approvals, and changed arguments need a new approval and get a new key
+
+    @Test
+    void anApprovalHoldsTheTaskAndChangedArgumentsNeedANewApprovalUnderANewKey() {
+        tasks.submit(Plan.of("acme", "t5", step("1", "tickets", "create").withCompensation(),
+                step("2", "payments", "charge").withCompensation().withApproval(), step("3", "email", "send")));
+        tasks.approve("t5", "2", "alice"); // approved ahead, for the arguments as planned
+        tasks.changeArguments("t5", "2", args("amount", 999)); // voids that approval; new key version
+        deliver(result("t5", "1", "tickets", "create", 1, ResultStatus.COMMITTED, "tk_1", false));
+
+        assertThat(tasks.find("t5").orElseThrow().state()).isEqualTo(TaskState.AWAITING_APPROVAL);
+        assertThat(intents("t5")).extracting(i -> i[0]).containsExactly("1");
+        tasks.approve("t5", "2", "bob");
+        assertThat(intents("t5")).extracting(i -> i[0] + " " + i[2]).containsExactly("1 acme:t5:1:1", "2 acme:t5:2:2");
+        assertThat(jdbc.queryForObject("SELECT payload FROM agent.outbox_event WHERE aggregate_type = ? "
+                + "AND payload LIKE '%acme:t5:2:2%'", String.class, Contract.INTENTS_TOPIC)).contains("\"amount\":\"999\"");
+        assertThatThrownBy(() -> tasks.changeArguments("t5", "2", args("amount", 1)))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("already sent");
+        assertThatThrownBy(() -> tasks.approve("t5", "2", "mallory")).isInstanceOf(IllegalStateException.class);
+    }
+
+    // ---- resume (test 1 of issue 10 at the agent side; the crash itself is in system-tests)
+
+    @Test
+    void resumeRepublishesTheStepInFlightWithItsOriginalKeyAndNeverTouchesCommittedSteps() {
+        tasks.submit(Plan.of("acme", "t1", step("1", "tickets", "create").withCompensation(),
+                step("2", "payments", "charge").withCompensation(), step("3", "email", "send")));
+        deliver(result("t1", "1", "tickets", "create", 1, ResultStatus.COMMITTED, "tk_1", false));
+
+        assertThat(tasks.resume("t1")).containsExactly("2");
+        assertThat(intents("t1")).extracting(i -> i[0] + " " + i[2]).containsExactly("1 acme:t1:1:1",
+                "2 acme:t1:2:1", "2 acme:t1:2:1");
+        deliver(result("t1", "2", "payments", "charge", 1, ResultStatus.COMMITTED, "ch_1", false));
+        deliver(withNewId(result("t1", "2", "payments", "charge", 1, ResultStatus.COMMITTED, "ch_1", true), true));
+        deliver(result("t1", "3", "email", "send", 1, ResultStatus.COMMITTED, "em_1", false));
+        assertThat(tasks.find("t1").orElseThrow().state()).isEqualTo(TaskState.SUCCEEDED);
+        assertThat(intents("t1")).extracting(i -> i[0]).containsExactly("1", "2", "2", "3");
+        assertThat(tasks.resume("t1")).isEmpty();
+    }
+
+    @Test
+    void aRefusedPlanWritesNothing() {
+        assertThatThrownBy(() -> tasks.submit(Plan.of("acme", "t6", step("mail", "email", "send").asIrreversible(),
+                step("charge", "payments", "charge").withCompensation())))
+                .isInstanceOf(PlanRefusedException.class).hasMessageContaining("'mail'").hasMessageContaining("'charge'");
+        assertThat(tasks.find("t6")).isEmpty();
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM agent.outbox_event", Integer.class)).isZero();
+    }
+
+    // ---- helpers
+
+    private ToolResult result(String task, String stepId, String tool, String op, long version, ResultStatus status,
+                              String externalId, boolean replayed) {
+        String base = stepId.endsWith(".compensate") ? stepId.substring(0, stepId.length() - 11) : stepId;
+        int argVersion = tasks.steps(task).stream().filter(s -> s.stepId().equals(base)).findFirst().orElseThrow()
+                .argVersion();
+        ToolResult.ResultError error = status == ResultStatus.COMMITTED || status == ResultStatus.COMPENSATED ? null
+                : new ToolResult.ResultError(status == ResultStatus.NEEDS_REVIEW ? "OUTCOME_UNKNOWN" : "TOOL_REJECTED",
+                "scripted");
+        return new ToolResult(UUID.randomUUID().toString(), UUID.randomUUID().toString(), "acme", tool, op,
+                StepKeys.key("acme", task, base, argVersion), "sha256:" + "0".repeat(64), task, stepId, version, status,
+                externalId, null, error, 1, replayed, "2026-12-01T00:00:00Z");
+    }
+
+    private static ToolResult withNewId(ToolResult r, boolean replayed) {
+        return new ToolResult(UUID.randomUUID().toString(), UUID.randomUUID().toString(), r.tenantId(), r.tool(),
+                r.operation(), r.idempotencyKey(), r.requestHash(), r.taskId(), r.stepId(), r.callVersion(), r.status(),
+                r.externalObjectId(), r.result(), r.error(), r.attempts(), replayed, r.completedAt());
+    }
+
+    private void deliver(ToolResult r) {
+        ConsumerRecord<byte[], byte[]> record = new ConsumerRecord<>(Contract.RESULTS_TOPIC, 0, offset++,
+                r.recordKey().getBytes(StandardCharsets.UTF_8), codec.write(r).getBytes(StandardCharsets.UTF_8));
+        record.headers().add(Contract.CE_ID, r.messageId().getBytes(StandardCharsets.UTF_8));
+        listener.onBatch(List.of(record));
+    }
+
+    /** The task's intents in the outbox, in order: {stepId, operation, idempotencyKey}. */
+    private List<String[]> intents(String task) {
+        List<String[]> out = new ArrayList<>();
+        for (String p : jdbc.queryForList("SELECT payload FROM agent.outbox_event WHERE aggregate_type = ? "
+                + "ORDER BY created_at, id", String.class, Contract.INTENTS_TOPIC)) {
+            var n = codec.parse(p.getBytes(StandardCharsets.UTF_8));
+            if (task.equals(n.get("taskId").asString())) {
+                out.add(new String[] {n.get("stepId").asString(), n.get("operation").asString(),
+                        n.get("idempotencyKey").asString()});
+            }
+        }
+        return out;
+    }
+
+    private List<String> stepStates(String task) {
+        return tasks.steps(task).stream().map(s -> s.state().name()).toList();
+    }
+
+    /** The task's states as its events reported them, in version order. */
+    private List<String> events(String task) {
+        return jdbc.queryForList("SELECT payload FROM agent.outbox_event WHERE aggregate_type = ? ORDER BY created_at",
+                String.class, TaskEvents.DEFAULT_TOPIC).stream()
+                .map(p -> codec.parse(p.getBytes(StandardCharsets.UTF_8)))
+                .filter(n -> task.equals(n.get("taskId").asString()))
+                .map(n -> n.get("state").asString()).toList();
+    }
+}
