@@ -5,7 +5,7 @@ import dev.toolonce.agent.results.StepResults;
 import dev.toolonce.jdbc.DatabaseProbe;
 import dev.toolonce.jdbc.InboxStore;
 import dev.toolonce.messaging.ConsumerContainers;
-import dev.toolonce.messaging.DeadLetters;
+import dev.toolonce.messaging.ConsumerDeadLetterSink;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -39,7 +39,7 @@ public class ConsumerConfiguration {
     ResultListener resultListener(JdbcTemplate jdbc, KafkaTemplate<byte[], byte[]> kafka, TransactionTemplate tx,
                                   ConsumerProperties p, DatabaseProbe probe, MeterRegistry meters) {
         return new ResultListener(p.consumerGroup(), new InboxStore(jdbc, p.schema()),
-                new StepResults(jdbc, p.schema()), new DeadLetters(kafka, p.deadLetterTopic()), tx, probe,
+                new StepResults(jdbc, p.schema()), new ConsumerDeadLetterSink(kafka, p.deadLetterTopic()), tx, probe,
                 p.poisonAttempts(), meters);
     }
 

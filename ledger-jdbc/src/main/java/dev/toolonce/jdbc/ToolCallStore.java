@@ -17,10 +17,11 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.RowMapper;
 
 /**
- * The ledger ({@code tool_call} and {@code tool_call_attempt}). Every state change is a guarded update on
+ * The ledger: {@code tool_call}, and each call's history in {@code tool_call_attempt} — despite the table's name,
+ * one row per transition or note, not per attempt (docs/protocol.md §4). Every state change is a guarded update on
  * {@code (id, state, fence)} that reports whether it won; times are the database's
  * {@code clock_timestamp()}, never the host's. Text that may come from a tool (external id, result, error
- * message, attempt details) is stored without NUL ({@link StoredText}), so that no answer can make a
+ * message, history details) is stored without NUL ({@link StoredText}), so that no answer can make a
  * completion fail on every retry.
  */
 public final class ToolCallStore {
@@ -152,7 +153,7 @@ public final class ToolCallStore {
     private static final String SINCE_FIRST_ATTEMPT = """
             SELECT extract(epoch FROM clock_timestamp() - started_at) FROM %1$s.tool_call WHERE id = ?
             """;
-    /** Attempt rows of one call whose detail starts with a code, since its latest claim. */
+    /** History rows of one call whose detail starts with a code, since its latest claim. */
     private static final String CODES_SINCE_CLAIM = """
             SELECT count(*) FROM %1$s.tool_call_attempt a
              WHERE a.call_id = ? AND a.detail LIKE ?
@@ -171,7 +172,7 @@ public final class ToolCallStore {
     private static final String DISCARD_PLANNED = """
             DELETE FROM %1$s.tool_call WHERE id = ? AND state = 'PLANNED' AND fence = 0
             """;
-    private static final String ATTEMPT = """
+    private static final String HISTORY = """
             INSERT INTO %1$s.tool_call_attempt (call_id, fence, from_state, to_state, detail)
             VALUES (?, ?, ?, ?, ?)
             """;
@@ -184,7 +185,7 @@ public final class ToolCallStore {
     private final String find;
     private final String claim;
     private final String finish;
-    private final String attempt;
+    private final String history;
     private final String sweep;
     private final String heartbeat;
     private final String stillHeld;
@@ -206,7 +207,7 @@ public final class ToolCallStore {
         this.find = FIND.formatted(s, COLUMNS);
         this.claim = CLAIM.formatted(s, COLUMNS);
         this.finish = FINISH.formatted(s, COLUMNS);
-        this.attempt = ATTEMPT.formatted(s);
+        this.history = HISTORY.formatted(s);
         this.sweep = SWEEP.formatted(s, COLUMNS);
         this.heartbeat = HEARTBEAT.formatted(s);
         this.stillHeld = STILL_HELD.formatted(s);
@@ -219,7 +220,7 @@ public final class ToolCallStore {
         this.hasEvidence = HAS_EVIDENCE.formatted(s);
     }
 
-    /** Prefix of attempt details that record evidence of an effect (a late Applied); see {@link #noteEvidence}. */
+    /** Prefix of history details that record evidence of an effect (a late Applied); see {@link #noteEvidence}. */
     public static final String EVIDENCE = "EVIDENCE ";
 
     /** A call to plan: the scope, its hashes and where the answer goes. */
@@ -325,7 +326,7 @@ public final class ToolCallStore {
             ps.setInt(4, limit);
             return ps;
         }, MAPPER);
-        swept.forEach(c -> recordAttempt(c.id(), c.fence(), null, CallState.UNKNOWN, "lease expired"));
+        swept.forEach(c -> recordHistory(c.id(), c.fence(), null, CallState.UNKNOWN, "lease expired"));
         return swept;
     }
 
@@ -359,7 +360,7 @@ public final class ToolCallStore {
     /** Claims UNKNOWN calls for reconciliation (UNKNOWN→RECONCILING, fence + 1, lease). */
     public List<ToolCall> claimForReconciliation(String owner, int limit, Duration lease) {
         List<ToolCall> claimed = jdbc.query(claimUnknown, MAPPER, owner, lease.toMillis() / 1000.0, limit);
-        claimed.forEach(c -> recordAttempt(c.id(), c.fence(), CallState.UNKNOWN, CallState.RECONCILING,
+        claimed.forEach(c -> recordHistory(c.id(), c.fence(), CallState.UNKNOWN, CallState.RECONCILING,
                 "reconciliation claimed by " + owner));
         return claimed;
     }
@@ -382,7 +383,7 @@ public final class ToolCallStore {
 
     /** Records a remark or an operator action against a call without changing it. */
     public void note(ToolCall call, String detail) {
-        recordAttempt(call.id(), call.fence(), call.state(), call.state(), detail);
+        recordHistory(call.id(), call.fence(), call.state(), call.state(), detail);
     }
 
     /**
@@ -415,8 +416,8 @@ public final class ToolCallStore {
         return n == null ? 0 : n;
     }
 
-    private void recordAttempt(long callId, long fence, CallState from, CallState to, String detail) {
-        jdbc.update(attempt, callId, fence, from == null ? null : from.name(), to.name(), StoredText.clean(detail));
+    private void recordHistory(long callId, long fence, CallState from, CallState to, String detail) {
+        jdbc.update(history, callId, fence, from == null ? null : from.name(), to.name(), StoredText.clean(detail));
     }
 
 

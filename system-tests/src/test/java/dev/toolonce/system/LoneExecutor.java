@@ -121,8 +121,8 @@ final class LoneExecutor implements AutoCloseable {
         }
     }
 
-    /** Every transition and attempt recorded for a scope's call, oldest first. */
-    List<Map<String, String>> attempts(CallScope scope) throws Exception {
+    /** A scope's call history ({@code tool_call_attempt}: every transition and note), oldest first. */
+    List<Map<String, String>> history(CallScope scope) throws Exception {
         return query("""
                 SELECT a.* FROM executor.tool_call_attempt a JOIN executor.tool_call c ON c.id = a.call_id
                  WHERE c.tenant_id = ? AND c.tool = ? AND c.operation = ? AND c.idempotency_key = ? ORDER BY a.id""",

@@ -191,7 +191,7 @@ class ProtocolEdgesIT {
         });
 
         Map<String, String> call = lone.call(scope);
-        List<String> states = lone.attempts(scope).stream().map(a -> a.get("to_state")).toList();
+        List<String> states = lone.history(scope).stream().map(a -> a.get("to_state")).toList();
         System.out.printf("[ProtocolEdgesIT] heartbeat: lease=%ds tool_latency=8s longest lease seen=%.1fs past the "
                 + "claim; state=%s fence=%s transitions=%s%n", lease.toSeconds(), longestLease[0], call.get("state"),
                 call.get("fence"), states);

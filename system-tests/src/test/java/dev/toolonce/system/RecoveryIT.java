@@ -54,8 +54,8 @@ class RecoveryIT {
         return f.effect(i.arguments().path("opId").asString());
     }
 
-    private static List<String> states(List<Map<String, String>> attempts) {
-        return attempts.stream().map(a -> a.get("to_state")).toList();
+    private static List<String> states(List<Map<String, String>> history) {
+        return history.stream().map(a -> a.get("to_state")).toList();
     }
 
     @Test
@@ -71,7 +71,7 @@ class RecoveryIT {
         for (ToolIntent i : List.of(pay, ticket)) {
             Map<String, String> call = lone.awaitState(scope(i), WAIT, "COMMITTED", "NEEDS_REVIEW");
             assertThat(call.get("state")).isEqualTo("COMMITTED");
-            assertThat(states(lone.attempts(scope(i)))).contains("UNKNOWN", "RECONCILING", "COMMITTED");
+            assertThat(states(lone.history(scope(i)))).contains("UNKNOWN", "RECONCILING", "COMMITTED");
             assertThat(effect(i).path("count").asLong()).isEqualTo(1);
             assertThat(effect(i).path("requests").asLong()).isEqualTo(1);
         }
@@ -160,7 +160,7 @@ class RecoveryIT {
         lone.start();
         assertThat(lone.awaitState(scope(pay), WAIT, "COMMITTED", "NEEDS_REVIEW")).containsEntry("state", "COMMITTED")
                 .containsEntry("external_object_id", effect(pay).path("externalObjectId").asString());
-        assertThat(states(lone.attempts(scope(pay)))).containsSubsequence("STARTED", "UNKNOWN", "RECONCILING", "COMMITTED");
+        assertThat(states(lone.history(scope(pay)))).containsSubsequence("STARTED", "UNKNOWN", "RECONCILING", "COMMITTED");
         assertThat(effect(pay).path("count").asLong()).isEqualTo(1);
         assertThat(effect(pay).path("requests").asLong()).isEqualTo(1);
     }
@@ -193,7 +193,7 @@ class RecoveryIT {
         lone.send(pay);
         Map<String, String> call = lone.awaitState(scope(pay), WAIT, "COMMITTED", "NEEDS_REVIEW");
         assertThat(call.get("state")).isEqualTo("COMMITTED");
-        assertThat(states(lone.attempts(scope(pay)))).containsSubsequence("STARTED", "UNKNOWN", "RECONCILING",
+        assertThat(states(lone.history(scope(pay)))).containsSubsequence("STARTED", "UNKNOWN", "RECONCILING",
                 "FAILED_RETRYABLE", "STARTED", "COMMITTED");
         Thread.sleep(Duration.ofSeconds(16).toMillis()); // let the zombie wake up and try
         JsonNode effect = effect(pay);

@@ -61,7 +61,7 @@ class ToolFaultsAfterEffectIT {
     }
 
     private static List<String> states(ToolIntent i) throws Exception {
-        return lone.attempts(scope(i)).stream().map(a -> a.get("to_state")).toList();
+        return lone.history(scope(i)).stream().map(a -> a.get("to_state")).toList();
     }
 
     @ParameterizedTest(name = "{0} answers {1} after applying, {2} time(s) -> {3}")

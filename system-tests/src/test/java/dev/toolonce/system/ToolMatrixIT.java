@@ -151,7 +151,7 @@ class ToolMatrixIT {
         lone.send(intent);
 
         Map<String, String> call = lone.awaitState(scope(intent), WAIT, "COMMITTED", "NEEDS_REVIEW", "FAILED_FINAL");
-        List<String> states = lone.attempts(scope(intent)).stream().map(a -> a.get("to_state")).toList();
+        List<String> states = lone.history(scope(intent)).stream().map(a -> a.get("to_state")).toList();
         assertThat(states).as("transitions").contains("STARTED");
         assertThat(states.get(states.indexOf("STARTED") + 1)).as("first outcome; transitions " + states)
                 .isEqualTo(expect.firstState());

@@ -25,12 +25,12 @@ import dev.toolonce.jdbc.CompensationStore;
 import dev.toolonce.executor.adapter.HttpAdapterFactory;
 import dev.toolonce.executor.execution.ToolGateway;
 import dev.toolonce.messaging.ConsumerContainers;
-import dev.toolonce.messaging.DeadLetters;
+import dev.toolonce.messaging.ConsumerDeadLetterSink;
 import dev.toolonce.executor.intake.Intake;
 import dev.toolonce.executor.intake.IntentListener;
 import dev.toolonce.executor.intake.IntentParser;
 import dev.toolonce.executor.results.ResultEvents;
-import dev.toolonce.executor.web.ExecutorStats;
+import dev.toolonce.executor.metrics.ExecutorStats;
 import dev.toolonce.jdbc.DatabaseProbe;
 import dev.toolonce.jdbc.InboxStore;
 import dev.toolonce.jdbc.OutboxStore;
@@ -195,7 +195,7 @@ public class ExecutorConfiguration {
                                   MeterRegistry meters) {
         checkOffsetSettings(kafkaProperties.buildConsumerProperties());
         IntentParser parser = new IntentParser(codec, new ContractValidator(), p.maxPayloadBytes());
-        return new IntentListener(parser, intake, new DeadLetters(kafka, p.deadLetterTopic()), tx, dispatcher, stats,
+        return new IntentListener(parser, intake, new ConsumerDeadLetterSink(kafka, p.deadLetterTopic()), tx, dispatcher, stats,
                 probe, p.poisonAttempts(), meters);
     }
 

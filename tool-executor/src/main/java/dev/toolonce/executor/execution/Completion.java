@@ -7,7 +7,7 @@ import dev.toolonce.core.outcome.ToolOutcome;
 import dev.toolonce.core.retry.RetryBudget;
 import dev.toolonce.core.retry.RetryPolicy;
 import dev.toolonce.executor.pause.ToolPauses;
-import dev.toolonce.executor.web.ExecutorStats;
+import dev.toolonce.executor.metrics.ExecutorStats;
 import dev.toolonce.jdbc.ToolCallStore;
 import dev.toolonce.jdbc.ToolCallStore.Finish;
 import java.time.Duration;

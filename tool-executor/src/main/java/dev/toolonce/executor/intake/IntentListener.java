@@ -1,7 +1,7 @@
 package dev.toolonce.executor.intake;
 
 import dev.toolonce.executor.execution.Dispatcher;
-import dev.toolonce.executor.web.ExecutorStats;
+import dev.toolonce.executor.metrics.ExecutorStats;
 import dev.toolonce.messaging.IsolatingBatchProcessor;
 import dev.toolonce.messaging.IsolatingBatchProcessor.Decoded;
 import io.micrometer.core.instrument.MeterRegistry;

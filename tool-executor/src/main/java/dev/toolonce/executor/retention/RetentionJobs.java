@@ -1,6 +1,6 @@
 package dev.toolonce.executor.retention;
 
-import dev.toolonce.executor.execution.Periodic;
+import dev.toolonce.executor.schedule.Periodic;
 import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

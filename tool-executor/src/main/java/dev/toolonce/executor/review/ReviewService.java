@@ -10,7 +10,7 @@ import dev.toolonce.core.call.CallState;
 import dev.toolonce.core.call.ToolCall;
 import dev.toolonce.executor.execution.CallFinisher;
 import dev.toolonce.executor.execution.Completion;
-import dev.toolonce.executor.web.ExecutorStats;
+import dev.toolonce.executor.metrics.ExecutorStats;
 import dev.toolonce.jdbc.ToolCallStore;
 import dev.toolonce.jdbc.ToolCallStore.Finish;
 import java.time.Duration;

@@ -1,6 +1,7 @@
 package dev.toolonce.executor.web;
 
 import dev.toolonce.executor.execution.Dispatcher;
+import dev.toolonce.executor.metrics.ExecutorStats;
 import dev.toolonce.jdbc.DatabaseProbe;
 import dev.toolonce.messaging.ConsumerContainers;
 import java.time.Duration;

@@ -23,7 +23,7 @@ import dev.toolonce.executor.execution.Completion;
 import dev.toolonce.executor.pause.ToolPauses;
 import dev.toolonce.executor.results.ResultEvents;
 import dev.toolonce.executor.review.ReviewService;
-import dev.toolonce.executor.web.ExecutorStats;
+import dev.toolonce.executor.metrics.ExecutorStats;
 import dev.toolonce.jdbc.CompensationStore;
 import dev.toolonce.jdbc.OutboxStore;
 import dev.toolonce.jdbc.PendingReplyStore;

@@ -13,18 +13,20 @@ import org.slf4j.LoggerFactory;
 import org.springframework.kafka.core.KafkaTemplate;
 
 /**
- * Sends a record that never reached the database to the dead-letter topic, synchronously: the caller
- * commits the offset only after this returned (docs/protocol.md §14, docs/contract.md §11). Key, value and original headers are
- * kept; the contract's {@code toolonce.*} headers say why and where from.
+ * The consumers' dead-letter sink (executor intake, result consumer): sends a consumed record that never reached
+ * the database to the dead-letter topic, synchronously: the caller commits the offset only after this returned
+ * (docs/protocol.md §14, docs/contract.md §11). Key, value and original headers are kept; the contract's
+ * {@code toolonce.*} headers say why and where from. The relay has a dead-letter path of its own for outbox rows
+ * Kafka refuses ({@code dev.toolonce.relay.publish.DeadLetters}).
  */
-public final class DeadLetters implements IsolatingBatchProcessor.DeadLetterSink {
-    private static final Logger log = LoggerFactory.getLogger(DeadLetters.class);
+public final class ConsumerDeadLetterSink implements IsolatingBatchProcessor.DeadLetterSink {
+    private static final Logger log = LoggerFactory.getLogger(ConsumerDeadLetterSink.class);
     private static final int MAX_MESSAGE_CHARS = 2000;
 
     private final KafkaTemplate<byte[], byte[]> kafka;
     private final String topic;
 
-    public DeadLetters(KafkaTemplate<byte[], byte[]> kafka, String topic) {
+    public ConsumerDeadLetterSink(KafkaTemplate<byte[], byte[]> kafka, String topic) {
         this.kafka = kafka;
         this.topic = topic;
     }

@@ -8,11 +8,12 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The relay process killed with SIGKILL between two batches and restarted loses no event: every intent
- * of both batches is executed and answered, duplicates on the topics are absorbed by the inboxes, and the
- * counter tool shows one effect per operation.
+ * End to end, with every service running: the relay process killed with SIGKILL between two batches and
+ * restarted loses no event: every intent of both batches is executed and answered, duplicates on the topics
+ * are absorbed by the inboxes, and the counter tool shows one effect per operation. (The relay's own
+ * {@code RelayKillIT}, in outbox-relay, kills the relay alone and counts rows on the topic.)
  */
-class RelayKillIT {
+class RelayKilledEndToEndIT {
 
     @Test
     void relayKilledBetweenTwoBatchesLosesNothing() throws Exception {

@@ -1,4 +1,4 @@
-package dev.toolonce.executor.execution;
+package dev.toolonce.executor.schedule;
 
 import java.time.Duration;
 import java.util.concurrent.Executors;

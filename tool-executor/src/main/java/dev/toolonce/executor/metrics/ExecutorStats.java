@@ -1,4 +1,4 @@
-package dev.toolonce.executor.web;
+package dev.toolonce.executor.metrics;
 
 import dev.toolonce.core.call.CallState;
 import dev.toolonce.executor.intake.Intake;
