@@ -1,0 +1,248 @@
+package dev.toolonce.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.toolonce.core.call.CallScope;
+import dev.toolonce.core.call.CallState;
+import dev.toolonce.core.call.IllegalTransitionException;
+import dev.toolonce.core.call.ToolCall;
+import dev.toolonce.core.hash.ProviderKey;
+import dev.toolonce.core.hash.RequestHash;
+import dev.toolonce.jdbc.ToolCallStore.Finish;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * The guarded updates of {@link ToolCallStore}, written once for any database that runs the ledger's DDL: who
+ * wins a claim, a finish, a sweep or a heartbeat, and what the loser sees (docs/protocol.md §6, §7, §10). A
+ * subclass supplies a fresh, migrated, empty ledger per test.
+ */
+abstract class ToolCallStoreContract {
+    private static final Duration LEASE = Duration.ofSeconds(60);
+    private static final Duration EXPIRED = Duration.ofMillis(1);
+
+    private DataSource ledger;
+    private ToolCallStore calls;
+
+    /** A new database holding an empty ledger in {@link #schema()}; called once per test. */
+    protected abstract DataSource newLedger();
+
+    /** The schema of the ledger's tables. */
+    protected String schema() {
+        return PostgresLedgers.SCHEMA;
+    }
+
+    @BeforeEach
+    void freshLedger() {
+        ledger = newLedger();
+        calls = store();
+    }
+
+    /** Another store over the same database, as another worker or process would have. */
+    private ToolCallStore store() {
+        return new ToolCallStore(new JdbcTemplate(ledger), schema());
+    }
+
+    private static ToolCallStore.NewCall newCall(String key, String intent) {
+        CallScope scope = new CallScope("acme", "payments", "charge", key);
+        return new ToolCallStore.NewCall(scope, ProviderKey.of(scope), new RequestHash("sha256:" + "a".repeat(64)),
+                "{\"amount\":1}", "task", "step", intent);
+    }
+
+    private ToolCall planned(String key) {
+        return calls.insertPlanned(newCall(key, "m-" + key)).orElseThrow();
+    }
+
+    private static Finish committed(String externalId) {
+        return new Finish(CallState.COMMITTED, externalId, "{\"ok\":true}", null, null, null, null, true);
+    }
+
+    private static Finish retryable() {
+        return new Finish(CallState.FAILED_RETRYABLE, null, null, "RETRYABLE", "HTTP_429", "slow down",
+                Duration.ZERO, false);
+    }
+
+    @Test
+    void aScopeIsPlannedOnceAndTheSecondPlanSeesNothingChanged() {
+        ToolCall first = planned("k-1");
+        Optional<ToolCall> second = calls.insertPlanned(newCall("k-1", "m-other"));
+
+        assertThat(first.state()).isEqualTo(CallState.PLANNED);
+        assertThat(first.fence()).isZero();
+        assertThat(second).as("the loser of the plan is told nothing was inserted").isEmpty();
+        assertThat(calls.find(first.scope())).get().extracting(ToolCall::intentMessageId).isEqualTo("m-k-1");
+    }
+
+    @Test
+    void aClaimMovesPlannedToStartedWithFencePlusOneAndASecondClaimGetsNothing() {
+        ToolCall call = planned("k-1");
+
+        List<ToolCall> won = calls.claim("w-1", 10, LEASE);
+        List<ToolCall> lost = store().claim("w-2", 10, LEASE);
+
+        assertThat(won).singleElement().satisfies(c -> {
+            assertThat(c.id()).isEqualTo(call.id());
+            assertThat(c.state()).isEqualTo(CallState.STARTED);
+            assertThat(c.fence()).isEqualTo(1);
+            assertThat(c.attempts()).isEqualTo(1);
+        });
+        assertThat(lost).isEmpty();
+        assertThat(calls.stillHeld(won.get(0), CallState.STARTED)).isTrue();
+    }
+
+    @Test
+    void concurrentClaimersTakeEveryDueCallExactlyOnce() throws Exception {
+        int callsToClaim = 8;
+        int claimers = 16;
+        List<Long> ids = new ArrayList<>();
+        for (int i = 0; i < callsToClaim; i++) {
+            ids.add(planned("k-" + i).id());
+        }
+        CyclicBarrier start = new CyclicBarrier(claimers);
+        ExecutorService pool = Executors.newFixedThreadPool(claimers);
+        try {
+            List<Future<List<ToolCall>>> claims = new ArrayList<>();
+            for (int i = 0; i < claimers; i++) {
+                ToolCallStore own = store();
+                String owner = "w-" + i;
+                claims.add(pool.submit(() -> {
+                    start.await();
+                    return own.claim(owner, 1, LEASE);
+                }));
+            }
+            List<Long> won = Collections.synchronizedList(new ArrayList<>());
+            for (Future<List<ToolCall>> f : claims) {
+                f.get().forEach(c -> won.add(c.id()));
+            }
+            assertThat(won).as("one winner per call, no call twice").containsExactlyInAnyOrderElementsOf(ids);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void ofTwoFinishesUnderTheSameFenceTheFirstWinsAndTheSecondSeesEmpty() {
+        planned("k-1");
+        ToolCall claimed = calls.claim("w-1", 1, LEASE).get(0);
+
+        Optional<ToolCall> first = calls.finish(claimed, CallState.STARTED, committed("ch_1"));
+        Optional<ToolCall> second = store().finish(claimed, CallState.STARTED, retryable());
+
+        assertThat(first).get().satisfies(c -> {
+            assertThat(c.state()).isEqualTo(CallState.COMMITTED);
+            assertThat(c.externalObjectId()).isEqualTo("ch_1");
+            assertThat(c.callVersion()).isEqualTo(1);
+            assertThat(c.terminalAt()).isNotNull();
+        });
+        assertThat(second).as("the loser learns it lost").isEmpty();
+        assertThat(calls.findById(claimed.id())).get().extracting(ToolCall::state).isEqualTo(CallState.COMMITTED);
+    }
+
+    @Test
+    void anIllegalFinishThrowsAndChangesNothing() {
+        ToolCall call = planned("k-1");
+
+        assertThatThrownBy(() -> calls.finish(call, CallState.PLANNED, committed("ch_1")))
+                .isInstanceOf(IllegalTransitionException.class);
+        assertThat(calls.findById(call.id())).get().extracting(ToolCall::state).isEqualTo(CallState.PLANNED);
+    }
+
+    @Test
+    void anExpiredLeaseIsSweptToUnknownWithANewFenceAndTheOldHolderLosesEveryWrite() {
+        planned("k-1");
+        ToolCall held = calls.claim("w-1", 1, EXPIRED).get(0);
+
+        List<ToolCall> swept = await().atMost(Duration.ofSeconds(10))
+                .until(() -> store().sweepExpiredLeases(10, Duration.ZERO), s -> !s.isEmpty());
+
+        assertThat(swept).singleElement().satisfies(c -> {
+            assertThat(c.state()).isEqualTo(CallState.UNKNOWN);
+            assertThat(c.fence()).isEqualTo(held.fence() + 1);
+        });
+        assertThat(calls.stillHeld(held, CallState.STARTED)).isFalse();
+        assertThat(calls.heartbeat(CallState.STARTED, List.of(held), LEASE)).as("heartbeat of the swept").isEmpty();
+        assertThat(calls.finish(held, CallState.STARTED, committed("ch_late"))).as("finish of the swept").isEmpty();
+        assertThat(calls.sweepExpiredLeases(10, Duration.ZERO)).as("nothing is swept twice").isEmpty();
+    }
+
+    @Test
+    void aHeartbeatExtendsOnlyCallsStillHeldWithTheirFence() {
+        planned("k-1");
+        planned("k-2");
+        List<ToolCall> held = calls.claim("w-1", 2, LEASE);
+        ToolCall stale = new ToolCall(held.get(1).id(), held.get(1).scope(), held.get(1).providerKey(),
+                held.get(1).requestHash(), held.get(1).argumentsJson(), CallState.STARTED, held.get(1).fence() - 1,
+                0, 1, null, null, null, null, null, null, null, null);
+
+        List<Long> extended = calls.heartbeat(CallState.STARTED, List.of(held.get(0), stale), LEASE);
+
+        assertThat(extended).containsExactly(held.get(0).id());
+    }
+
+    @Test
+    void reconciliationClaimsAnUnknownCallOnceWithItsOwnFence() {
+        planned("k-1");
+        ToolCall held = calls.claim("w-1", 1, EXPIRED).get(0);
+        await().atMost(Duration.ofSeconds(10)).until(() -> calls.sweepExpiredLeases(10, Duration.ZERO), s -> !s.isEmpty());
+
+        List<ToolCall> won = calls.claimForReconciliation("r-1", 10, LEASE);
+        List<ToolCall> lost = store().claimForReconciliation("r-2", 10, LEASE);
+
+        assertThat(won).singleElement().satisfies(c -> {
+            assertThat(c.state()).isEqualTo(CallState.RECONCILING);
+            assertThat(c.fence()).isEqualTo(held.fence() + 2);
+        });
+        assertThat(lost).isEmpty();
+        assertThat(calls.finish(won.get(0), CallState.RECONCILING, committed("ch_found"))).get()
+                .extracting(ToolCall::state).isEqualTo(CallState.COMMITTED);
+    }
+
+    @Test
+    void aRetryableCallIsClaimedAgainOnlyOnceItIsDueWithANewFenceAndAttempt() {
+        planned("later");
+        planned("now");
+        for (ToolCall c : calls.claim("w-1", 2, LEASE)) {
+            Duration wait = c.scope().idempotencyKey().equals("later") ? Duration.ofHours(1) : Duration.ZERO;
+            calls.finish(c, CallState.STARTED, new Finish(CallState.FAILED_RETRYABLE, null, null, "RETRYABLE",
+                    "HTTP_429", "slow down", wait, false)).orElseThrow();
+        }
+
+        List<ToolCall> again = calls.claim("w-2", 10, LEASE);
+
+        assertThat(again).singleElement().satisfies(c -> {
+            assertThat(c.scope().idempotencyKey()).isEqualTo("now");
+            assertThat(c.fence()).isEqualTo(2);
+            assertThat(c.attempts()).isEqualTo(2);
+        });
+    }
+
+    @Test
+    void theHistoryKeepsNotesAndEvidenceAndCountsCodesSinceTheLatestClaim() {
+        planned("k-1");
+        ToolCall claimed = calls.claim("w-1", 1, LEASE).get(0);
+        ToolCall unknown = calls.finish(claimed, CallState.STARTED, new Finish(CallState.UNKNOWN, null, null,
+                "INDETERMINATE", "LOOKUP_UNAVAILABLE", "timeout", Duration.ZERO, false)).orElseThrow();
+
+        assertThat(calls.hasEvidenceOfEffect(unknown.id())).isFalse();
+        calls.note(unknown, "operator looked");
+        calls.noteEvidence(unknown, "late Applied ch_9");
+
+        assertThat(calls.hasEvidenceOfEffect(unknown.id())).isTrue();
+        assertThat(calls.countSinceLastClaim(unknown, "LOOKUP_UNAVAILABLE")).isEqualTo(1);
+        assertThat(calls.countSinceLastClaim(unknown, "HTTP_429")).isZero();
+        assertThat(calls.sinceFirstAttempt(unknown)).isPresent();
+    }
+}
