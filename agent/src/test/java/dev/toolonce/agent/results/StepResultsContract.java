@@ -1,0 +1,170 @@
+package dev.toolonce.agent.results;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.toolonce.agent.publish.IntentPublisher;
+import dev.toolonce.schemas.Contract;
+import dev.toolonce.schemas.ResultStatus;
+import dev.toolonce.schemas.ToolIntent;
+import dev.toolonce.schemas.ToolResult;
+import java.sql.Connection;
+import java.time.Duration;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+import tools.jackson.databind.node.JsonNodeFactory;
+
+/**
+ * The guarded update of {@link StepResults} for any database with the agent's DDL (docs/protocol.md §15): only a
+ * newer call version changes a step, a rejection changes only the step whose own intent it answers, and a result
+ * that changes nothing is logged with the reason. A subclass supplies a fresh, migrated agent database.
+ */
+abstract class StepResultsContract {
+    private DataSource db;
+    private JdbcTemplate jdbc;
+    private StepResults steps;
+    private String intentId;
+
+    /** A new database holding the agent's empty tables in {@link #schema()}; called once per test. */
+    protected abstract DataSource newAgentDatabase();
+
+    protected String schema() {
+        return "agent";
+    }
+
+    /** How many sessions wait on a row lock; PostgreSQL's answer by default. */
+    protected int waitingOnALock(DataSource db) {
+        Integer n = new JdbcTemplate(db).queryForObject("SELECT count(*) FROM pg_stat_activity "
+                + "WHERE datname = current_database() AND wait_event_type = 'Lock'", Integer.class);
+        return n == null ? 0 : n;
+    }
+
+    @BeforeEach
+    void freshStep() throws Exception {
+        db = newAgentDatabase();
+        jdbc = new JdbcTemplate(db);
+        steps = new StepResults(jdbc, schema());
+        try (Connection c = db.getConnection()) {
+            intentId = new IntentPublisher(schema(), Contract.INTENTS_TOPIC, "/it/agent").publish(c,
+                    new ToolIntent(null, "acme", "payments", "charge", "k-1",
+                            JsonNodeFactory.instance.objectNode().put("amount", 1), "task", "1", null));
+        }
+    }
+
+    private ToolResult result(long version, ResultStatus status, String intent, String errorCode) {
+        return new ToolResult(UUID.randomUUID().toString(), intent, "acme", "payments", "charge", "k-1",
+                "sha256:" + "a".repeat(64), "task", "1", version, status,
+                status == ResultStatus.COMMITTED ? "ch_" + version : null, null,
+                errorCode == null ? null : new ToolResult.ResultError(errorCode, "refused"), 1, false,
+                "2026-01-01T00:00:00Z");
+    }
+
+    private ToolResult committed(long version) {
+        return result(version, ResultStatus.COMMITTED, intentId, null);
+    }
+
+    private Map<String, Object> step() {
+        return jdbc.queryForMap("SELECT status, call_version, external_object_id FROM " + schema()
+                + ".agent_step WHERE task_id = 'task' AND step_id = '1'");
+    }
+
+    private String reasonLogged(ToolResult r) {
+        return jdbc.queryForObject("SELECT reason FROM " + schema() + ".step_result_log WHERE result_message_id = ?",
+                String.class, r.messageId());
+    }
+
+    @Test
+    void onlyANewerVersionChangesTheStepAndTheOthersAreLoggedWithTheReason() {
+        ToolResult v2 = committed(2);
+        ToolResult stale = committed(1);
+        ToolResult same = committed(2);
+
+        assertThat(steps.apply(v2)).isTrue();
+        assertThat(steps.apply(stale)).isFalse();
+        assertThat(steps.apply(same)).isFalse();
+
+        assertThat(step()).containsEntry("status", "COMMITTED").containsEntry("call_version", 2L)
+                .containsEntry("external_object_id", "ch_2");
+        assertThat(reasonLogged(v2)).isEqualTo("applied");
+        assertThat(reasonLogged(stale)).contains("not older");
+    }
+
+    @Test
+    void ofTwoVersionsRacingInTwoTransactionsTheNewerStaysWhicheverCommitsFirst() throws Exception {
+        TransactionTemplate tx = new TransactionTemplate(new DataSourceTransactionManager(db));
+        StepResults other = new StepResults(new JdbcTemplate(db), schema());
+        CountDownLatch newerApplied = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            Future<Boolean> newer = pool.submit(() -> tx.execute(s -> {
+                boolean applied = steps.apply(committed(3));
+                newerApplied.countDown();
+                awaitLatch(release);
+                return applied;
+            }));
+            assertThat(newerApplied.await(10, TimeUnit.SECONDS)).isTrue();
+            Future<Boolean> older = pool.submit(() -> tx.execute(s -> other.apply(committed(2))));
+            await("the older result waits for the newer's transaction").atMost(Duration.ofSeconds(10))
+                    .until(() -> waitingOnALock(db) >= 1);
+            assertThat(older.isDone()).isFalse();
+            release.countDown();
+
+            assertThat(newer.get(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(older.get(10, TimeUnit.SECONDS)).as("the loser re-reads the row and changes nothing").isFalse();
+            assertThat(step()).containsEntry("call_version", 3L).containsEntry("external_object_id", "ch_3");
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void aRejectionChangesOnlyTheStepWhoseOwnIntentItAnswers() {
+        ToolResult forAnother = result(0, ResultStatus.REJECTED, "some-other-intent", "IDEMPOTENCY_PARAMETER_MISMATCH");
+        ToolResult forThis = result(0, ResultStatus.REJECTED, intentId, "UNKNOWN_TOOL");
+
+        assertThat(steps.apply(forAnother)).isFalse();
+        assertThat(step()).containsEntry("status", "PENDING");
+        assertThat(steps.apply(forThis)).isTrue();
+        assertThat(step()).containsEntry("status", "REJECTED");
+    }
+
+    @Test
+    void aMessageIdReusedRejectionNeverChangesTheStep() {
+        ToolResult reused = result(0, ResultStatus.REJECTED, intentId, "MESSAGE_ID_REUSED");
+
+        assertThat(steps.apply(reused)).isFalse();
+        assertThat(step()).containsEntry("status", "PENDING");
+        assertThat(reasonLogged(reused)).contains("MESSAGE_ID_REUSED");
+    }
+
+    @Test
+    void aResultIsLoggedOnceHoweverOftenItIsApplied() {
+        ToolResult v1 = committed(1);
+        steps.apply(v1);
+        steps.apply(v1);
+
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM " + schema() + ".step_result_log WHERE result_message_id = ?",
+                Integer.class, v1.messageId())).isEqualTo(1);
+        assertThat(reasonLogged(v1)).isEqualTo("applied");
+    }
+
+    private static void awaitLatch(CountDownLatch latch) {
+        try {
+            latch.await(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
