@@ -280,9 +280,52 @@ public final class ToolCallStore {
                 StoredText.clean("claimed by " + owner));
     }
 
-    /** The end of one attempt, as the ledger records it. */
+    /**
+     * A move of a call as the ledger records it: the target state, what is written with it, and whether it is a
+     * new outcome (the call version grows and the agent is answered). Build it with the factories, one per kind of
+     * move, so that which fields go with which state is decided in one place (docs/protocol.md §9, §10, §16).
+     *
+     * @param errorClass what kind of failure or decision this is (e.g. {@code RETRYABLE}, {@code OPERATOR}); nullable
+     * @param errorCode  the contract's error code; nullable
+     * @param retryIn    when the call is due again ({@code next_attempt_at}); null for now
+     */
     public record Finish(CallState to, String externalObjectId, String resultJson, String errorClass,
                          String errorCode, String errorMessage, Duration retryIn, boolean newOutcome) {
+
+        /** The effect exists: {@code COMMITTED}, a new outcome. */
+        public static Finish committed(String externalObjectId, String resultJson) {
+            return new Finish(CallState.COMMITTED, externalObjectId, resultJson, null, null, null, null, true);
+        }
+
+        /** Not applied, or safely resendable: {@code FAILED_RETRYABLE}, due after {@code wait}; no answer yet. */
+        public static Finish retryIn(Duration wait, String errorClass, String errorCode, String message) {
+            return new Finish(CallState.FAILED_RETRYABLE, null, null, errorClass, errorCode, message, wait, false);
+        }
+
+        /** Nobody knows whether the effect exists: {@code UNKNOWN}, reconciled after {@code wait}; no answer yet. */
+        public static Finish unknown(Duration wait, String errorClass, String errorCode, String message) {
+            return new Finish(CallState.UNKNOWN, null, null, errorClass, errorCode, message, wait, false);
+        }
+
+        /** Automatic execution stops: {@code NEEDS_REVIEW}, a new outcome reported to the agent. */
+        public static Finish review(String errorClass, String errorCode, String message) {
+            return new Finish(CallState.NEEDS_REVIEW, null, null, errorClass, errorCode, message, null, true);
+        }
+
+        /** The call ends without an effect: {@code FAILED_FINAL}, a new outcome. */
+        public static Finish failedFinal(String errorClass, String errorCode, String message) {
+            return new Finish(CallState.FAILED_FINAL, null, null, errorClass, errorCode, message, null, true);
+        }
+
+        /** A committed call's compensation starts: {@code COMPENSATING}; the agent hears when it ends. */
+        public static Finish compensating(String externalObjectId, String errorClass, String message) {
+            return new Finish(CallState.COMPENSATING, externalObjectId, null, errorClass, null, message, null, false);
+        }
+
+        /** The effect was undone: {@code COMPENSATED}, a new outcome. */
+        public static Finish compensated() {
+            return new Finish(CallState.COMPENSATED, null, null, null, null, null, null, true);
+        }
     }
 
     /**

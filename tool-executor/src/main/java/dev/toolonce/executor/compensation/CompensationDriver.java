@@ -43,8 +43,7 @@ public final class CompensationDriver implements SmartLifecycle {
     /** Originals whose outcome may still change: their compensation waits. */
     private static final Set<CallState> WAIT = EnumSet.of(CallState.PLANNED, CallState.STARTED,
             CallState.FAILED_RETRYABLE, CallState.UNKNOWN, CallState.RECONCILING, CallState.NEEDS_REVIEW);
-    private static final Finish TO_COMPENSATING = new Finish(CallState.COMPENSATING, null, null, null, null, null,
-            null, false);
+    private static final Finish TO_COMPENSATING = Finish.compensating(null, null, null);
 
     private final ToolCallStore calls;
     private final CompensationStore compensations;
@@ -99,10 +98,9 @@ public final class CompensationDriver implements SmartLifecycle {
     private int settle(CompensationStore.Pair pair) {
         boolean undone = pair.compensationState() == CallState.COMMITTED;
         Finish f = undone
-                ? new Finish(CallState.COMPENSATED, null, null, null, null, null, null, true)
-                : new Finish(CallState.NEEDS_REVIEW, null, null, "COMPENSATION", COMPENSATION_FAILED,
-                "the compensation " + Compensation.of(pair.original()) + " failed finally; the effect still stands",
-                null, true);
+                ? Finish.compensated()
+                : Finish.review("COMPENSATION", COMPENSATION_FAILED,
+                "the compensation " + Compensation.of(pair.original()) + " failed finally; the effect still stands");
         return tx.execute(s -> calls.findForShare(pair.original())
                 .filter(o -> o.state() == CallState.COMPENSATING)
                 .flatMap(o -> finisher.finish(o, CallState.COMPENSATING, f))

@@ -1,6 +1,5 @@
 package dev.toolonce.executor.execution;
 
-import dev.toolonce.core.call.CallState;
 import dev.toolonce.core.outcome.ToolOutcome;
 import dev.toolonce.core.retry.RetryPolicy;
 import dev.toolonce.jdbc.ToolCallStore.Finish;
@@ -61,11 +60,11 @@ public final class AttemptRules {
      */
     public Finish finish(ToolOutcome outcome, Context c, Duration backoff) {
         if (outcome instanceof ToolOutcome.Applied a) {
-            return new Finish(CallState.COMMITTED, a.externalObjectId(), a.resultJson(), null, null, null, null, true);
+            return Finish.committed(a.externalObjectId(), a.resultJson());
         }
         if (outcome instanceof ToolOutcome.Rejected r) {
-            CallState to = r.needsReview() ? CallState.NEEDS_REVIEW : CallState.FAILED_FINAL;
-            return new Finish(to, null, null, "REJECTED", r.code(), r.message(), null, true);
+            return r.needsReview() ? Finish.review("REJECTED", r.code(), r.message())
+                    : Finish.failedFinal("REJECTED", r.code(), r.message());
         }
         if (outcome instanceof ToolOutcome.Indeterminate i) {
             return unknown(i.reason(), c);
@@ -79,8 +78,8 @@ public final class AttemptRules {
             return effectPossible
                     ? unknown("attempts used up, but an attempt may have applied (" + r.reason()
                             + "): reconciling before failing", c)
-                    : new Finish(CallState.FAILED_FINAL, null, null, "RETRYABLE", "RETRIES_EXHAUSTED",
-                            "gave up after " + c.attempts() + " attempts; last: " + r.reason(), null, true);
+                    : Finish.failedFinal("RETRYABLE", "RETRIES_EXHAUSTED",
+                            "gave up after " + c.attempts() + " attempts; last: " + r.reason());
         }
         Duration wait = c.reserve().apply(backoff);
         if (effectPossible && c.idempotencyWindow() != null) {
@@ -91,11 +90,10 @@ public final class AttemptRules {
                         + " (" + r.reason() + "): reconciling instead", c);
             }
         }
-        return new Finish(CallState.FAILED_RETRYABLE, null, null, "RETRYABLE", effectPossible ? EFFECT_POSSIBLE : null,
-                r.reason(), wait, false);
+        return Finish.retryIn(wait, "RETRYABLE", effectPossible ? EFFECT_POSSIBLE : null, r.reason());
     }
 
     private static Finish unknown(String reason, Context c) {
-        return new Finish(CallState.UNKNOWN, null, null, "INDETERMINATE", null, reason, c.settleDelay(), false);
+        return Finish.unknown(c.settleDelay(), "INDETERMINATE", null, reason);
     }
 }

@@ -159,8 +159,7 @@ public final class Completion {
         boolean committedElsewhere = current.externalObjectId() != null && applied.externalObjectId() != null
                 && !Objects.equals(current.externalObjectId(), applied.externalObjectId());
         if (OPEN.contains(current.state()) && !alarmed && !committedElsewhere) {
-            Finish commit = new Finish(CallState.COMMITTED, applied.externalObjectId(), applied.resultJson(), null,
-                    null, null, null, true);
+            Finish commit = Finish.committed(applied.externalObjectId(), applied.resultJson());
             finisher.finish(current, current.state(), commit).ifPresent(c -> {
                 stats.transition(current.state(), CallState.COMMITTED);
                 log.info("call {} ({}) committed from {} by the evidence of a late Applied", c.id(), c.scope(),
@@ -184,8 +183,7 @@ public final class Completion {
     private void duplicateAlarm(ToolCall current, String why) {
         stats.duplicateAlarm();
         log.error("DUPLICATE EFFECT: call {} ({}): {}", current.id(), current.scope(), why);
-        finisher.finish(current, current.state(), new Finish(CallState.NEEDS_REVIEW, null, null, "DUPLICATE",
-                DUPLICATE_EFFECT, why, null, true)).ifPresent(c -> stats.transition(current.state(), CallState.NEEDS_REVIEW));
+        finisher.finish(current, current.state(), Finish.review("DUPLICATE", DUPLICATE_EFFECT, why)).ifPresent(c -> stats.transition(current.state(), CallState.NEEDS_REVIEW));
     }
 
     private Finish finishFor(ToolCall call, ToolOutcome outcome) {

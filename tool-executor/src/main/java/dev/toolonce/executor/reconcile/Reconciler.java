@@ -40,8 +40,8 @@ public final class Reconciler implements SmartLifecycle {
     /** Error code of a lookup that failed in a way that may pass; counted to bound the lookups. */
     public static final String LOOKUP_UNAVAILABLE = "LOOKUP_UNAVAILABLE";
     /** Attempts used up on a call confirmed absent: it fails for good, reported to the agent. */
-    private static final Finish EXHAUSTED = new Finish(CallState.FAILED_FINAL, null, null, "CONFIRMED_ABSENT",
-            "RETRIES_EXHAUSTED", "the effect is confirmed absent and the attempts are used up", null, true);
+    private static final Finish EXHAUSTED = Finish.failedFinal("CONFIRMED_ABSENT", "RETRIES_EXHAUSTED",
+            "the effect is confirmed absent and the attempts are used up");
 
     private final ToolCallStore calls;
     private final CallFinisher finisher;
@@ -139,36 +139,34 @@ public final class Reconciler implements SmartLifecycle {
 
     private Finish finishFor(ToolCall call, LookupOutcome found) {
         if (found instanceof LookupOutcome.Found f) {
-            return new Finish(CallState.COMMITTED, f.externalObjectId(), f.resultJson(), null, null, null, null, true);
+            return Finish.committed(f.externalObjectId(), f.resultJson());
         }
         if (found instanceof LookupOutcome.Absent) {
             if (!tools.retrySafe(call.scope().tool(), call.scope().operation())) {
-                return new Finish(CallState.NEEDS_REVIEW, null, null, "UNKNOWN_OUTCOME", "UNSAFE_TO_RETRY",
-                        "the tool reports no effect but has neither native idempotency nor a unique reference",
-                        null, true);
+                return Finish.review("UNKNOWN_OUTCOME", "UNSAFE_TO_RETRY",
+                        "the tool reports no effect but has neither native idempotency nor a unique reference");
             }
-            return new Finish(CallState.FAILED_RETRYABLE, null, null, "CONFIRMED_ABSENT", null,
-                    "confirmed absent after an unknown outcome", budget.reserve(call.scope().tool(), Duration.ZERO), false);
+            return Finish.retryIn(budget.reserve(call.scope().tool(), Duration.ZERO), "CONFIRMED_ABSENT", null,
+                    "confirmed absent after an unknown outcome");
         }
         if (found instanceof LookupOutcome.Unavailable u) {
             return unavailable(call, u);
         }
         LookupOutcome.CannotTell c = (LookupOutcome.CannotTell) found;
-        return new Finish(CallState.NEEDS_REVIEW, null, null, "UNKNOWN_OUTCOME", "OUTCOME_UNKNOWN", c.reason(),
-                null, true);
+        return Finish.review("UNKNOWN_OUTCOME", "OUTCOME_UNKNOWN", c.reason());
     }
 
     /** Asked again after a backoff, unless the lookups in a row since the last attempt are used up. */
     private Finish unavailable(ToolCall call, LookupOutcome.Unavailable u) {
         int failures = calls.countSinceLastClaim(call, LOOKUP_UNAVAILABLE) + 1;
         if (!retry.allowsAnother(failures)) {
-            return new Finish(CallState.NEEDS_REVIEW, null, null, "UNKNOWN_OUTCOME", "OUTCOME_UNKNOWN",
-                    "the lookup failed " + failures + " times in a row; last: " + u.reason(), null, true);
+            return Finish.review("UNKNOWN_OUTCOME", "OUTCOME_UNKNOWN",
+                    "the lookup failed " + failures + " times in a row; last: " + u.reason());
         }
         Duration wait = retry.delay(failures, u.retryAfter(), ThreadLocalRandom.current()::nextDouble)
                 .plus(tools.settleDelay(call.scope().tool()));
-        return new Finish(CallState.UNKNOWN, null, null, "UNKNOWN_OUTCOME", LOOKUP_UNAVAILABLE,
-                "lookup " + failures + " failed (" + u.reason() + "); asking again in " + wait, wait, false);
+        return Finish.unknown(wait, "UNKNOWN_OUTCOME", LOOKUP_UNAVAILABLE,
+                "lookup " + failures + " failed (" + u.reason() + "); asking again in " + wait);
     }
 
     @Override

@@ -149,11 +149,11 @@ public final class ReviewService {
     private static Finish finish(Action action, String externalId, String operator, String note) {
         String why = "resolved by " + operator + (note == null || note.isBlank() ? "" : ": " + note);
         return switch (action) {
-            case COMMIT -> new Finish(CallState.COMMITTED, externalId, null, null, null, null, null, true);
-            case RETRY -> new Finish(CallState.FAILED_RETRYABLE, null, null, "OPERATOR", null, why, Duration.ZERO, false);
-            case FAIL -> new Finish(CallState.FAILED_FINAL, null, null, "OPERATOR", "OPERATOR_FAILED", why, null, true);
-            case COMPENSATE -> new Finish(CallState.COMPENSATING, externalId == null || externalId.isBlank() ? null
-                    : externalId, null, "OPERATOR", null, why, null, false);
+            case COMMIT -> Finish.committed(externalId, null);
+            case RETRY -> Finish.retryIn(Duration.ZERO, "OPERATOR", null, why);
+            case FAIL -> Finish.failedFinal("OPERATOR", "OPERATOR_FAILED", why);
+            case COMPENSATE -> Finish.compensating(externalId == null || externalId.isBlank() ? null : externalId,
+                    "OPERATOR", why);
         };
     }
 }
