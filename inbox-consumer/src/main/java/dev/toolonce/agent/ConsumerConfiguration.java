@@ -1,47 +1,24 @@
 package dev.toolonce.agent;
 
 import dev.toolonce.agent.results.ResultListener;
-import dev.toolonce.agent.results.StepResults;
 import dev.toolonce.jdbc.DatabaseProbe;
-import dev.toolonce.jdbc.InboxStore;
 import dev.toolonce.messaging.ConsumerContainers;
-import dev.toolonce.messaging.ConsumerDeadLetterSink;
-import io.micrometer.core.instrument.MeterRegistry;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
-import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
-import org.springframework.kafka.core.KafkaTemplate;
-import org.springframework.kafka.listener.CommonErrorHandler;
-import org.springframework.transaction.support.TransactionTemplate;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 
-/** Wires the result consumer. */
+/**
+ * The thin runnable on the agent library: the result consumer, the task engine and {@code /tasks} all come from
+ * {@code toolonce-agent-spring-boot-starter} (configured from {@code toolonce.agent.*}, which
+ * {@code toolonce-consumer.yml} maps from the older {@code toolonce.consumer.*} keys). This adds readiness and counters.
+ */
 @Configuration(proxyBeanMethods = false)
 public class ConsumerConfiguration {
-
-    @Bean
-    CommonErrorHandler kafkaErrorHandler() {
-        return ConsumerContainers.redeliverWhileInfrastructureIsDown();
-    }
-
-    @Bean
-    DatabaseProbe databaseProbe(JdbcTemplate jdbc) {
-        return new DatabaseProbe(jdbc);
-    }
-
-    @Bean
-    ResultListener resultListener(JdbcTemplate jdbc, KafkaTemplate<byte[], byte[]> kafka, TransactionTemplate tx,
-                                  ConsumerProperties p, DatabaseProbe probe, MeterRegistry meters) {
-        return new ResultListener(p.consumerGroup(), new InboxStore(jdbc, p.schema()),
-                new StepResults(jdbc, p.schema()), new ConsumerDeadLetterSink(kafka, p.deadLetterTopic()), tx, probe,
-                p.poisonAttempts(), meters);
-    }
 
     /** Readiness and counters. */
     @RestController

@@ -75,7 +75,7 @@ final class LoneExecutor implements AutoCloseable {
         }
         Map<String, String> env = new HashMap<>(extraEnv);
         env.putAll(Map.of("TOOLONCE_PG_URL", jdbcUrl, "KAFKA_BOOTSTRAP", stack.infra.kafkaBootstrap(),
-                "SANDBOX_URL", stack.sandboxUrl));
+                "SANDBOX_URL", stack.sandboxUrl, "TOOLONCE_AGENT_ENABLED", "false"));
         process = ServiceProcess.start("lone-executor", "dev.toolonce.executor.ExecutorApplication", env, args);
         try {
             process.awaitHttpOk(url + "/ready", Duration.ofSeconds(120));

@@ -38,7 +38,7 @@ final class SystemStack {
 
     private SystemStack() {
         infra = TestStack.get();
-        for (String topic : List.of(Contract.INTENTS_TOPIC, Contract.RESULTS_TOPIC)) {
+        for (String topic : List.of(Contract.INTENTS_TOPIC, Contract.RESULTS_TOPIC, "toolonce.agent-tasks")) {
             infra.createTopic(topic, 12);
         }
         for (String topic : List.of(Contract.INTENTS_DLQ_TOPIC, Contract.RESULTS_DLQ_TOPIC, "toolonce.relay.dlq")) {
@@ -88,13 +88,35 @@ final class SystemStack {
 
     /** (Re)starts the relay process and waits until its slots exist and its engines run. */
     void startRelay() {
-        relay = ServiceProcess.start("outbox-relay", "dev.toolonce.relay.RelayApplication", env, relayArgs)
+        relay = ServiceProcess.start("outbox-relay", "dev.toolonce.relay.RelayApplication", notAnAgent(env), relayArgs)
                 .awaitHttpOk(relayUrl + "/ready", Duration.ofSeconds(120));
     }
 
     private ServiceProcess start(String name, String main, int port, String url) {
-        return ServiceProcess.start(name, main, env, List.of("--server.port=" + port, "--SANDBOX_PORT=" + port))
+        Map<String, String> serviceEnv = main.equals("dev.toolonce.agent.ConsumerApplication") ? env : notAnAgent(env);
+        return ServiceProcess.start(name, main, serviceEnv, List.of("--server.port=" + port, "--SANDBOX_PORT=" + port))
                 .awaitHttpOk(url + "/ready", Duration.ofSeconds(120));
+    }
+
+    /** SIGKILLs the agent-side process (inbox-consumer: result consumer and task engine); nothing is flushed. */
+    void killConsumer() {
+        consumer.kill9();
+    }
+
+    /** Starts the agent-side process again on its port and waits until it is ready. */
+    void startConsumer() {
+        int port = Integer.parseInt(consumerUrl.substring(consumerUrl.lastIndexOf(':') + 1));
+        consumer = start("inbox-consumer", "dev.toolonce.agent.ConsumerApplication", port, consumerUrl);
+    }
+
+    /**
+     * The services run on this module's test classpath, which holds the agent starter (for inbox-consumer): every
+     * other service switches its auto-configuration off (toolonce.agent.enabled=false), as its own jar would not hold it.
+     */
+    static Map<String, String> notAnAgent(Map<String, String> env) {
+        Map<String, String> e = new java.util.HashMap<>(env);
+        e.put("TOOLONCE_AGENT_ENABLED", "false");
+        return e;
     }
 
     private void stopAll() {

@@ -71,7 +71,7 @@ public final class ResultListener {
     @KafkaListener(id = "results",
             topics = "${toolonce.agent.results-topic:${toolonce.consumer.results-topic:toolonce.tool-results}}",
             groupId = "${toolonce.agent.consumer-group:${toolonce.consumer.consumer-group:toolonce-agent}}",
-            batch = "true")
+            containerFactory = "${toolonce.agent.container-factory:toolonceResultsContainerFactory}", batch = "true")
     public void onBatch(List<ConsumerRecord<byte[], byte[]>> records) {
         processor.process(records);
     }

@@ -22,6 +22,7 @@ import dev.toolonce.executor.adapter.AdapterRegistry;
 import dev.toolonce.executor.compensation.CompensationDriver;
 import dev.toolonce.executor.compensation.CompensationGateway;
 import dev.toolonce.jdbc.CompensationStore;
+import dev.toolonce.executor.retention.TaskHolds;
 import dev.toolonce.executor.adapter.HttpAdapterFactory;
 import dev.toolonce.executor.execution.ToolGateway;
 import dev.toolonce.messaging.ConsumerContainers;
@@ -103,6 +104,12 @@ public class ExecutorConfiguration {
         var adapters = new HttpAdapterFactory(p.lease(), System::getenv, codec.mapper()).buildAll(p.tools());
         adapters.values().forEach(a -> log.info("tool ready: {} {}", a, a.descriptor().capabilities()));
         return new CompensationGateway(new AdapterRegistry(adapters), calls, adapters.keySet());
+    }
+
+    /** docs/protocol.md §13: open tasks' calls are kept from the purge, from the agents' task events. */
+    @Bean
+    TaskHolds taskHolds(JdbcTemplate jdbc, ExecutorProperties p) {
+        return new TaskHolds(jdbc, p.schema());
     }
 
     @Bean

@@ -5,16 +5,18 @@ import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * docs/protocol.md §13: purges terminal calls by the time they became terminal, in batches, leaving a
- * tombstone (hash, status, external id); purges inbox rows past retention and relayed outbox rows.
+ * tombstone (hash, status, external id) — never a call of a task its agent reports open ({@link TaskHolds}); purges inbox rows past retention and relayed outbox rows.
  */
 public final class RetentionPurger {
     private static final String PURGE_CALLS = """
             WITH gone AS (
                 DELETE FROM %1$s.tool_call
-                 WHERE id IN (SELECT id FROM %1$s.tool_call
-                               WHERE terminal_at < clock_timestamp() - make_interval(secs => ?)
-                                 AND state IN ('COMMITTED', 'FAILED_FINAL', 'COMPENSATED')
-                               ORDER BY terminal_at LIMIT ?)
+                 WHERE id IN (SELECT c.id FROM %1$s.tool_call c
+                               WHERE c.terminal_at < clock_timestamp() - make_interval(secs => ?)
+                                 AND c.state IN ('COMMITTED', 'FAILED_FINAL', 'COMPENSATED')
+                                 AND NOT EXISTS (SELECT 1 FROM %1$s.task_hold h WHERE h.open
+                                                  AND h.tenant_id = c.tenant_id AND h.task_id = c.task_id)
+                               ORDER BY c.terminal_at LIMIT ?)
                 RETURNING tenant_id, tool, operation, idempotency_key, request_hash, state, external_object_id, terminal_at)
             INSERT INTO %1$s.tool_call_tombstone (tenant_id, tool, operation, idempotency_key, request_hash, state,
                                                  external_object_id, terminal_at)

@@ -1,0 +1,85 @@
+package dev.toolonce.executor.retention;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.toolonce.core.call.CallScope;
+import dev.toolonce.core.hash.ProviderKey;
+import dev.toolonce.core.hash.RequestHash;
+import dev.toolonce.jdbc.ToolCallStore;
+import dev.toolonce.testsupport.TestStack;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.flywaydb.core.Flyway;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DriverManagerDataSource;
+
+/**
+ * Issue 10, test 6, on a real PostgreSQL: a ledger row referenced by an open task is never purged, however old; once
+ * the task's newest event says it is closed, the row goes like any other — and an older event redelivered later
+ * cannot reopen it.
+ */
+class TaskHoldPurgeIT {
+    private static final String SCHEMA = "executor";
+    private JdbcTemplate jdbc;
+    private ToolCallStore calls;
+    private TaskHolds holds;
+    private RetentionPurger purger;
+
+    @BeforeEach
+    void setUp() {
+        String url = TestStack.get().freshDatabase("taskhold");
+        Flyway.configure().dataSource(url, "postgres", "").schemas(SCHEMA).defaultSchema(SCHEMA)
+                .locations("classpath:db/migration/executor").placeholders(Map.of("publication", "taskhold_pub"))
+                .load().migrate();
+        jdbc = new JdbcTemplate(new DriverManagerDataSource(url, "postgres", ""));
+        calls = new ToolCallStore(jdbc, SCHEMA);
+        holds = new TaskHolds(jdbc, SCHEMA);
+        purger = new RetentionPurger(jdbc, SCHEMA, Duration.ofDays(8), Duration.ofDays(1), 100);
+    }
+
+    @Test
+    void aCallOfAnOpenTaskIsNeverPurgedAndGoesOnceTheTaskIsClosed() {
+        long step1 = committedLongAgo("acme:order-1:reserve:1", "order-1");
+        long other = committedLongAgo("acme:order-2:reserve:1", "order-2");
+        holds.onBatch(List.of(event("order-1", 3, true)));
+
+        purger.purgeOnce();
+        assertThat(calls.findById(step1)).as("held by its open task").isPresent();
+        assertThat(calls.findById(other)).as("no task holds it").isEmpty();
+
+        holds.onBatch(List.of(event("order-1", 7, false), event("order-1", 5, true))); // the older event comes late
+        assertThat(jdbc.queryForObject("SELECT open FROM executor.task_hold WHERE task_id = 'order-1'", Boolean.class))
+                .isFalse();
+        purger.purgeOnce();
+        assertThat(calls.findById(step1)).isEmpty();
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM executor.tool_call_tombstone", Integer.class)).isEqualTo(2);
+    }
+
+    @Test
+    void anUnreadableTaskEventIsSkippedAndHoldsNothing() {
+        holds.onBatch(List.of(new ConsumerRecord<>("toolonce.agent-tasks", 0, 0, null,
+                "{not json".getBytes(StandardCharsets.UTF_8)), event("order-3", 1, true)));
+        assertThat(jdbc.queryForList("SELECT task_id FROM executor.task_hold", String.class)).containsExactly("order-3");
+    }
+
+    private long committedLongAgo(String key, String task) {
+        CallScope scope = new CallScope("acme", "tickets", "create", key);
+        long id = calls.insertPlanned(new ToolCallStore.NewCall(scope, ProviderKey.of(scope),
+                new RequestHash("sha256:" + "0".repeat(64)), "{}", task, "reserve", "m-" + key)).orElseThrow().id();
+        jdbc.update("UPDATE executor.tool_call SET state = 'COMMITTED', terminal_at = now() - interval '30 days' "
+                + "WHERE id = ?", id);
+        return id;
+    }
+
+    private static ConsumerRecord<byte[], byte[]> event(String task, long version, boolean open) {
+        String json = "{\"tenantId\":\"acme\",\"taskId\":\"" + task + "\",\"version\":" + version + ",\"open\":" + open
+                + ",\"state\":\"RUNNING\",\"steps\":[]}";
+        return new ConsumerRecord<>("toolonce.agent-tasks", 0, version, ("acme/" + task).getBytes(StandardCharsets.UTF_8),
+                json.getBytes(StandardCharsets.UTF_8));
+    }
+}

@@ -1,0 +1,47 @@
+package dev.toolonce.boot.agent;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * {@code toolonce.agent.*}: the agent side of ToolOnce in an application (docs/agent-tasks.md).
+ *
+ * @param schema          the agent's schema: {@code agent_step}, {@code agent_task*}, {@code inbox_message},
+ *                        {@code outbox_event}; created and migrated by the starter
+ * @param publication     the logical-replication publication of the agent outbox, which the relay reads
+ * @param source          {@code ce_source} of the agent's intents and task events, e.g. {@code /agents/checkout}
+ * @param intentsTopic    where intents go (through the outbox and the relay)
+ * @param resultsTopic    the consumed result topic
+ * @param deadLetterTopic where unreadable result records go, synchronously
+ * @param tasksTopic      where task events go (through the outbox and the relay)
+ * @param consumerGroup   the inbox's consumer group, also the Kafka group id
+ * @param poisonAttempts  times a result that fails on its own is tried before it is dead-lettered
+ * @param consumer        whether this application consumes results (false: another process, e.g. inbox-consumer, does)
+ * @param resumeOnStart   resume every open task at start-up (re-publishes steps in flight with their original keys)
+ * @param api             expose {@code /tasks} (needs Spring MVC)
+ */
+@ConfigurationProperties("toolonce.agent")
+public record AgentProperties(
+        @DefaultValue("agent") String schema,
+        @DefaultValue("toolonce_agent_outbox") String publication,
+        @DefaultValue("/agents/agent") String source,
+        @DefaultValue("toolonce.tool-intents") String intentsTopic,
+        @DefaultValue("toolonce.tool-results") String resultsTopic,
+        @DefaultValue("toolonce.tool-results.dlq") String deadLetterTopic,
+        @DefaultValue("toolonce.agent-tasks") String tasksTopic,
+        @DefaultValue("toolonce-agent") String consumerGroup,
+        @DefaultValue("3") int poisonAttempts,
+        @DefaultValue("true") boolean consumer,
+        @DefaultValue("true") boolean resumeOnStart,
+        @DefaultValue("true") boolean api) {
+
+    public AgentProperties {
+        if (poisonAttempts < 1) {
+            throw new IllegalArgumentException("toolonce.agent.poison-attempts must be >= 1 (is " + poisonAttempts + ")");
+        }
+        if (schema == null || !schema.matches("[a-z_][a-z0-9_]{0,62}")) {
+            throw new IllegalArgumentException("toolonce.agent.schema must be a plain lower-case SQL identifier (is "
+                    + schema + ")");
+        }
+    }
+}
