@@ -1,0 +1,103 @@
+package dev.toolonce.chaos;
+
+import dev.toolonce.chaos.faults.Catalogue;
+import dev.toolonce.chaos.faults.Fault;
+import dev.toolonce.chaos.faults.FaultContext;
+import dev.toolonce.chaos.faults.Injection;
+import dev.toolonce.chaos.faults.Sandbox;
+import dev.toolonce.chaos.oracle.Oracle;
+import dev.toolonce.chaos.oracle.RoundResult;
+import dev.toolonce.chaos.report.ChaosReport;
+import dev.toolonce.chaos.report.FaultSummary;
+import dev.toolonce.chaos.stack.ChaosStack;
+import dev.toolonce.chaos.stack.Sleep;
+import dev.toolonce.chaos.workload.ResultsWatch;
+import dev.toolonce.chaos.workload.Workload;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.UUID;
+
+/**
+ * The experiment: start the stack, then for each selected fault run {@code perFault} rounds. A round gives the
+ * workload a tenant of its own, lets it run, injects the fault once (restoring what it broke), lets it run on,
+ * stops it, waits for quiescence and has the {@link Oracle} judge the round.
+ */
+public final class Chaos {
+    private static final Duration WARM_UP = Duration.ofSeconds(2);
+    private static final Duration AFTER = Duration.ofSeconds(3);
+
+    private Chaos() {
+    }
+
+    public static ChaosReport run(ChaosOptions o) throws Exception {
+        long start = System.nanoTime();
+        String runId = UUID.randomUUID().toString().substring(0, 8);
+        String mode = o.unsafeBaseline() ? "unsafe-baseline" : "toolonce";
+        String prefix = "chaos-" + runId;
+        System.out.printf("[chaos] %s run %s: faults %s, %d per fault, home %s%n", mode, runId,
+                String.join(",", o.faults()), o.perFault(), o.home());
+        ChaosStack stack = new ChaosStack(o.repo(), o.home(), o.ports(), o.unsafeBaseline());
+        List<RoundResult> rounds = new ArrayList<>();
+        List<FaultSummary> summaries = new ArrayList<>();
+        Thread stopOnExit = new Thread(stack::close, "chaos-stop-stack"); // Ctrl-C or SIGTERM: stop what we started
+        if (!o.keep()) {
+            Runtime.getRuntime().addShutdownHook(stopOnExit);
+        }
+        try {
+            stack.up();
+            Sandbox sandbox = new Sandbox(stack.sandboxUrl());
+            sandbox.faults("payments", "{}");
+            try (ResultsWatch watch = new ResultsWatch(stack.kafkaBootstrap(), prefix);
+                 Workload workload = new Workload(stack.jdbcUrl(), stack.kafkaBootstrap(), o.rate())) {
+                Oracle oracle = new Oracle(stack.jdbcUrl(), sandbox, watch, o.unsafeBaseline());
+                for (String name : o.faults()) {
+                    Fault fault = Catalogue.all().get(name);
+                    List<RoundResult> ofFault = new ArrayList<>();
+                    for (int i = 1; i <= o.perFault(); i++) {
+                        String tenant = prefix + "-" + name + "-" + i;
+                        RoundResult r = round(fault, i, tenant, new FaultContext(stack, workload, watch, sandbox, i),
+                                oracle, o.quiesce());
+                        progress(r, o.perFault());
+                        ofFault.add(r);
+                    }
+                    rounds.addAll(ofFault);
+                    summaries.add(FaultSummary.of(name, fault.description(), ofFault));
+                }
+            }
+        } finally {
+            if (o.keep()) {
+                System.out.printf("[chaos] --keep: the stack stays up (TOOLONCE_HOME=%s ./toolonce down stops it)%n",
+                        o.home());
+            } else {
+                stack.close();
+                Runtime.getRuntime().removeShutdownHook(stopOnExit);
+            }
+        }
+        return ChaosReport.of(mode, runId, o.perFault(), summaries, rounds, (System.nanoTime() - start) / 1_000_000_000L);
+    }
+
+    private static RoundResult round(Fault fault, int i, String tenant, FaultContext ctx, Oracle oracle,
+                                     Duration quiesce) throws Exception {
+        ctx.workload().begin(tenant);
+        Injection injection;
+        try {
+            Sleep.millis(WARM_UP.toMillis());
+            injection = fault.action().inject(ctx);
+            Sleep.millis(AFTER.toMillis());
+        } finally {
+            ctx.workload().end();
+        }
+        return oracle.judge(fault.name(), i, tenant, injection, ctx.workload().sent(tenant),
+                ctx.workload().extraDeliveries(tenant), quiesce);
+    }
+
+    private static void progress(RoundResult r, int of) {
+        System.out.printf(Locale.ROOT, "[chaos] %-23s %2d/%-2d injected=%d (%s) calls=%d msgs=%d dup=%d lost=%d stuck=%d "
+                        + "unknown=%d reconciled=%d review=%d recovery=%s quiesced in %.1f s%s%n",
+                r.fault(), r.round(), of, r.injections(), r.note(), r.calls(), r.messages(), r.duplicates(), r.lost(),
+                r.stuck(), r.unknown(), r.reconciled(), r.review(), r.recoveryMillis(), r.quiesceMillis() / 1000.0,
+                r.clean() ? "" : "  <-- " + r.statuses());
+    }
+}

@@ -1,0 +1,111 @@
+package dev.toolonce.chaos;
+
+import dev.toolonce.chaos.faults.Catalogue;
+import dev.toolonce.chaos.stack.Ports;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The command line of {@code ./toolonce chaos}.
+ *
+ * @param perFault       rounds per fault, each injecting it at least once ({@code --per-fault}, default 20)
+ * @param faults         the faults to run, in catalogue order ({@code --faults a,b}; default all, or the smoke set)
+ * @param unsafeBaseline run against the naive executor instead of ToolOnce's ({@code --unsafe-baseline})
+ * @param json           where to write the figures, or null
+ * @param html           where to write the self-contained report, or null
+ * @param compare        a baseline's JSON to show beside this run in the HTML report, or null
+ * @param home           the experiment's TOOLONCE_HOME ({@code --home}, default {@code <repo>/.local/chaos})
+ * @param repo           the repository root holding the jars and deploy/local/stack.sh
+ * @param ports          the experiment's ports ({@code --port-base}, default 22400)
+ * @param rate           calls started per second by the workload ({@code --rate}, default 8)
+ * @param quiesce        how long a round may take to quiesce before what is missing counts ({@code --quiesce-timeout})
+ * @param keep           leave the stack running afterwards ({@code --keep})
+ */
+public record ChaosOptions(int perFault, List<String> faults, boolean unsafeBaseline, Path json, Path html,
+                           Path compare, Path home, Path repo, Ports ports, int rate, Duration quiesce, boolean keep) {
+
+    static final String USAGE = """
+            usage: ./toolonce chaos [--per-fault N] [--faults a,b,c] [--smoke] [--unsafe-baseline]
+                                    [--json FILE] [--html FILE] [--compare BASELINE.json] [--rate CALLS_PER_S]
+                                    [--port-base P] [--home DIR] [--quiesce-timeout SECONDS] [--keep]
+              --per-fault N      rounds per fault, each injecting it (default 20)
+              --faults a,b       run only these faults (default: all); --faults list prints them
+              --smoke            1 round of a few faults (%s), about 3 minutes
+              --unsafe-baseline  the same workload and faults against a naive executor (unique key + blind retry):
+                                 its report must show duplicate side effects
+              --compare FILE     a baseline's --json, drawn beside this run in --html
+            Exit status: 1 on any duplicate side effect, lost or stuck call, or a fault that never fired
+            (with --unsafe-baseline: 1 when it shows no duplicate, i.e. the faults were not sharp enough).
+            """.formatted(String.join(",", Catalogue.smoke()));
+
+    /** @throws IllegalArgumentException naming the bad option */
+    public static ChaosOptions parse(List<String> args, Path repo) {
+        int perFault = 20;
+        List<String> faults = null;
+        boolean smoke = false;
+        boolean baseline = false;
+        Path json = null;
+        Path html = null;
+        Path compare = null;
+        Path home = repo.resolve(".local").resolve("chaos");
+        int portBase = Ports.DEFAULT_BASE;
+        int rate = 8;
+        Duration quiesce = Duration.ofSeconds(180);
+        boolean keep = false;
+        for (int i = 0; i < args.size(); i++) {
+            String a = args.get(i);
+            switch (a) {
+                case "--per-fault" -> perFault = positive(a, value(args, ++i, a));
+                case "--faults" -> faults = List.of(value(args, ++i, a).split(","));
+                case "--smoke" -> smoke = true;
+                case "--unsafe-baseline" -> baseline = true;
+                case "--json" -> json = Path.of(value(args, ++i, a));
+                case "--html" -> html = Path.of(value(args, ++i, a));
+                case "--compare" -> compare = Path.of(value(args, ++i, a));
+                case "--home" -> home = Path.of(value(args, ++i, a)).toAbsolutePath();
+                case "--port-base" -> portBase = positive(a, value(args, ++i, a));
+                case "--rate" -> rate = positive(a, value(args, ++i, a));
+                case "--quiesce-timeout" -> quiesce = Duration.ofSeconds(positive(a, value(args, ++i, a)));
+                case "--keep" -> keep = true;
+                default -> throw new IllegalArgumentException("unknown option " + a);
+            }
+        }
+        if (smoke) {
+            perFault = 1;
+        }
+        if (faults == null) {
+            faults = smoke ? Catalogue.smoke() : baseline ? Catalogue.baseline() : new ArrayList<>(Catalogue.all().keySet());
+        }
+        Map<String, ?> known = Catalogue.all();
+        for (String f : faults) {
+            if (!known.containsKey(f)) {
+                throw new IllegalArgumentException("unknown fault '" + f + "'; known: " + String.join(",", known.keySet()));
+            }
+        }
+        List<String> ordered = known.keySet().stream().filter(faults::contains).toList();
+        return new ChaosOptions(perFault, ordered, baseline, json, html, compare, home, repo, Ports.from(portBase),
+                rate, quiesce, keep);
+    }
+
+    private static String value(List<String> args, int i, String option) {
+        if (i >= args.size()) {
+            throw new IllegalArgumentException(option + " needs a value");
+        }
+        return args.get(i);
+    }
+
+    private static int positive(String option, String value) {
+        try {
+            int n = Integer.parseInt(value);
+            if (n > 0) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // below
+        }
+        throw new IllegalArgumentException(option + " must be a positive integer, was '" + value + "'");
+    }
+}

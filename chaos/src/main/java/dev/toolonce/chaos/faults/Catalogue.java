@@ -1,0 +1,177 @@
+package dev.toolonce.chaos.faults;
+
+import dev.toolonce.chaos.stack.ChaosStack;
+import dev.toolonce.chaos.stack.Service;
+import dev.toolonce.chaos.stack.Sleep;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Every fault the experiment knows, most important first (issue 11's list). Each restores what it broke before it
+ * returns, so that the next round starts from a whole stack.
+ */
+public final class Catalogue {
+    private static final String[] TOOLS = {"payments", "tickets", "email", "counter"};
+    private static final Duration FIRE_WAIT = Duration.ofSeconds(90);
+
+    private Catalogue() {
+    }
+
+    /** Every fault by name, in the order they run. */
+    public static Map<String, Fault> all() {
+        Map<String, Fault> faults = new LinkedHashMap<>();
+        add(faults, "executor-kill-claimed", "executor halts after the claim, before the tool call (crash point before-send)",
+                ctx -> crashAt(ctx, "before-send"));
+        add(faults, "executor-kill-applied", "executor halts after the tool applied, before recording (after-tool-before-record)",
+                ctx -> crashAt(ctx, "after-tool-before-record"));
+        add(faults, "executor-kill-recorded", "executor halts after recording, before the offset commit (after-record)",
+                ctx -> crashAt(ctx, "after-record"));
+        add(faults, "relay-kill", "SIGKILL of the relay while changes stream, restarted", ctx -> killRestart(ctx.stack().relay));
+        add(faults, "pg-kill", "SIGKILL of the PostgreSQL postmaster, crash recovery on restart", Catalogue::pgKill);
+        add(faults, "kafka-kill", "SIGKILL of the Kafka broker, log recovery on restart", ctx -> kafka(ctx, true));
+        add(faults, "lost-response", "the tool applies, the response is lost (sandbox failNext)",
+                ctx -> sandboxFault(ctx, "failNext", "{\"failNext\":1}"));
+        add(faults, "duplicate-delivery", "20 intents already sent produced again with their message ids",
+                Catalogue::duplicates);
+        add(faults, "zombie", "SIGSTOP of an executor past its lease and session, SIGCONT after the other took over",
+                Catalogue::zombie);
+        add(faults, "consumer-kill", "SIGKILL of the result consumer mid-batch, restarted",
+                ctx -> killRestart(ctx.stack().consumer));
+        add(faults, "kafka-restart", "clean restart of the Kafka broker (SIGTERM, controlled shutdown)",
+                ctx -> kafka(ctx, false));
+        add(faults, "pg-restart", "PostgreSQL fast restart (pg_ctl restart -m fast)", Catalogue::pgRestart);
+        add(faults, "stall", "the tool stalls past the executor's read timeout after applying (sandbox stallMs)",
+                ctx -> sandboxFault(ctx, "stall", "{\"stallMs\":" + (ChaosStack.READ_TIMEOUT.toMillis() + 2000) + "}"));
+        add(faults, "status-after-effect", "the tool applies, then answers 503 (sandbox failStatusAfterApply)",
+                ctx -> sandboxFault(ctx, "statusAfterApply",
+                        "{\"failStatus\":503,\"failStatusNext\":1,\"failStatusAfterApply\":true}"));
+        add(faults, "poison", "malformed JSON, a schema violation and a ce_id mismatch mixed into the intents",
+                Catalogue::poison);
+        add(faults, "conflict", "the same key with a different payload", ctx -> {
+            ctx.workload().conflict();
+            return Injection.fired(System.nanoTime(), "1 conflicting payload");
+        });
+        add(faults, "concurrent-64", "64 concurrent deliveries of one key (counter: a tool that deduplicates nothing)",
+                ctx -> {
+                    long at = System.nanoTime();
+                    int n = ctx.workload().concurrent(64);
+                    return n == 64 ? Injection.fired(at, "64 deliveries of one key") : Injection.missed(n + " of 64 sent");
+                });
+        return faults;
+    }
+
+    /** The faults of {@code --smoke}: an executor kill, the relay, a lost response, duplicates. */
+    public static List<String> smoke() {
+        return List.of("executor-kill-applied", "relay-kill", "lost-response", "duplicate-delivery");
+    }
+
+    /** The faults the unsafe baseline runs by default: those the naive pattern claims to survive. */
+    public static List<String> baseline() {
+        return List.of("executor-kill-applied", "executor-kill-recorded", "lost-response", "stall",
+                "duplicate-delivery", "zombie");
+    }
+
+    private static void add(Map<String, Fault> faults, String name, String description, Fault.Action action) {
+        faults.put(name, new Fault(name, description, action));
+    }
+
+    /** The second executor restarted with {@code point} armed; it halts there on the first call to reach it. */
+    private static Injection crashAt(FaultContext ctx, String point) {
+        Service b = ctx.stack().executorB;
+        b.stop();
+        b.startArmed(ctx.stack().crashArgs(point));
+        int exit = b.awaitOwnExit(FIRE_WAIT);
+        long at = System.nanoTime();
+        if (exit == -1) {
+            b.stop();
+            b.start();
+            return Injection.missed("crash point " + point + " not reached within " + FIRE_WAIT);
+        }
+        b.start(); // restarted without the fault-injection setting
+        return exit == 137 ? Injection.fired(at, "halted at " + point + ", restarted clean")
+                : Injection.missed("exited with " + exit + ", not at the crash point");
+    }
+
+    private static Injection killRestart(Service service) {
+        long at = System.nanoTime();
+        boolean killed = service.kill9();
+        service.start();
+        return killed ? Injection.fired(at, "SIGKILL " + service.name() + ", restarted")
+                : Injection.missed(service.name() + " was not running");
+    }
+
+    private static Injection pgKill(FaultContext ctx) {
+        long at = System.nanoTime();
+        boolean killed = ctx.stack().killPostgres();
+        ctx.stack().infraUp();
+        return killed ? Injection.fired(at, "SIGKILL postmaster, restarted") : Injection.missed("no postmaster");
+    }
+
+    private static Injection pgRestart(FaultContext ctx) {
+        long at = System.nanoTime();
+        ctx.stack().restartPostgres();
+        return Injection.fired(at, "pg_ctl restart -m fast");
+    }
+
+    private static Injection kafka(FaultContext ctx, boolean kill9) {
+        long at = System.nanoTime();
+        boolean stopped = ctx.stack().stopKafka(kill9);
+        ctx.stack().infraUp();
+        return stopped ? Injection.fired(at, (kill9 ? "SIGKILL" : "SIGTERM") + " broker, restarted")
+                : Injection.missed("broker was not running");
+    }
+
+    /** Arms a sandbox fault on one tool (a different one each round) until the sandbox counts it, then clears it. */
+    private static Injection sandboxFault(FaultContext ctx, String kind, String config) {
+        String tool = TOOLS[(ctx.round() - 1) % TOOLS.length];
+        long before = ctx.sandbox().injected(tool, kind);
+        ctx.sandbox().faults(tool, config);
+        long deadline = System.nanoTime() + FIRE_WAIT.toNanos();
+        long fired = 0;
+        while (fired == 0 && System.nanoTime() < deadline) {
+            Sleep.millis(50);
+            fired = ctx.sandbox().injected(tool, kind) - before;
+        }
+        long at = System.nanoTime();
+        ctx.sandbox().faults(tool, "{}");
+        fired = ctx.sandbox().injected(tool, kind) - before;
+        List<Long> ats = new ArrayList<>();
+        for (int i = 0; i < fired; i++) {
+            ats.add(at);
+        }
+        return new Injection((int) fired, ats, fired + " × " + kind + " on " + tool);
+    }
+
+    private static Injection duplicates(FaultContext ctx) {
+        long at = System.nanoTime();
+        int n = ctx.workload().redeliverRecent(20);
+        return n > 0 ? Injection.fired(at, n + " records produced again") : Injection.missed("nothing sent yet");
+    }
+
+    private static Injection zombie(FaultContext ctx) {
+        Service b = ctx.stack().executorB;
+        long at = System.nanoTime();
+        b.signal("STOP");
+        char state = b.procState();
+        // Past the lease (the sweeper takes its calls) and the Kafka session (its partitions move to the other).
+        Sleep.millis(ChaosStack.LEASE.toMillis() + 12_000);
+        b.signal("CONT");
+        return state == 'T' ? Injection.fired(at, "SIGSTOP " + (ChaosStack.LEASE.toSeconds() + 12) + " s, SIGCONT")
+                : Injection.missed("process state after SIGSTOP was " + state);
+    }
+
+    private static Injection poison(FaultContext ctx) {
+        long at = System.nanoTime();
+        List<String> keys = ctx.workload().poison(3);
+        long deadline = System.nanoTime() + FIRE_WAIT.toNanos();
+        while (!keys.stream().allMatch(ctx.watch()::deadLettered) && System.nanoTime() < deadline) {
+            Sleep.millis(100);
+        }
+        long dead = keys.stream().filter(ctx.watch()::deadLettered).count();
+        return dead == keys.size() ? Injection.fired(at, dead + " poison records dead-lettered")
+                : Injection.missed(dead + " of " + keys.size() + " poison records reached the DLQ");
+    }
+}

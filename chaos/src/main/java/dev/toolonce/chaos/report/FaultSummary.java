@@ -1,0 +1,44 @@
+package dev.toolonce.chaos.report;
+
+import dev.toolonce.chaos.oracle.RoundResult;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One fault's rounds added up. Recovery times are injection → first result of an intent sent after it.
+ *
+ * @param missedRounds rounds whose fault never fired: each one fails the experiment
+ */
+public record FaultSummary(String fault, String description, int rounds, long injections, int missedRounds,
+                           long calls, long messages, long absorbed, long duplicates, long lost, long stuck,
+                           long inDoubt, long unknown, long reconciled, long review, long conflictsSent,
+                           long conflictsRefused, Long recoveryP50, Long recoveryP95, Long recoveryP99,
+                           List<Long> recoveryMillis) {
+
+    public static FaultSummary of(String fault, String description, List<RoundResult> rounds) {
+        List<Long> recovery = new ArrayList<>();
+        rounds.forEach(r -> recovery.addAll(r.recoveryMillis()));
+        recovery.sort(Long::compare);
+        return new FaultSummary(fault, description, rounds.size(),
+                sum(rounds, RoundResult::injections), (int) rounds.stream().filter(r -> r.injections() == 0).count(),
+                sum(rounds, RoundResult::calls), sum(rounds, RoundResult::messages), sum(rounds, RoundResult::absorbed),
+                sum(rounds, RoundResult::duplicates), sum(rounds, RoundResult::lost), sum(rounds, RoundResult::stuck),
+                sum(rounds, RoundResult::inDoubt), sum(rounds, RoundResult::unknown),
+                sum(rounds, RoundResult::reconciled), sum(rounds, RoundResult::review),
+                sum(rounds, RoundResult::conflictsSent), sum(rounds, RoundResult::conflictsRefused),
+                percentile(recovery, 50), percentile(recovery, 95), percentile(recovery, 99), List.copyOf(recovery));
+    }
+
+    private static long sum(List<RoundResult> rounds, java.util.function.ToLongFunction<RoundResult> f) {
+        return rounds.stream().mapToLong(f).sum();
+    }
+
+    /** Nearest-rank percentile of sorted values; null when there are none. */
+    static Long percentile(List<Long> sorted, int p) {
+        if (sorted.isEmpty()) {
+            return null;
+        }
+        int rank = (int) Math.ceil(p / 100.0 * sorted.size());
+        return sorted.get(Math.max(0, rank - 1));
+    }
+}

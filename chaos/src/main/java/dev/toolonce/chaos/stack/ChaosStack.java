@@ -1,0 +1,268 @@
+package dev.toolonce.chaos.stack;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The experiment's stack, every part its own OS process under its own {@code TOOLONCE_HOME}: PostgreSQL and Kafka
+ * by {@code deploy/local/stack.sh infra-up} (what {@code ./toolonce up} runs), then the sandbox, the result
+ * consumer, the relay and two executors (or, for the unsafe baseline, two naive executors) started here from
+ * their jars with the environment stack.sh gives them, so that each can be killed and restarted by PID. The
+ * infrastructure faults are those an operator meets: SIGKILL of the postmaster or the broker, a clean restart of
+ * either, then {@code stack.sh infra-up} on the same ports and data.
+ */
+public final class ChaosStack implements AutoCloseable {
+    private static final String VERSION = "0.1.0-SNAPSHOT";
+    private static final String PG_BIN = "/usr/lib/postgresql/15/bin";
+    /** Short lease and read timeouts, so that a zombie's lease runs out and a stall outlasts the timeout in seconds. */
+    public static final Duration LEASE = Duration.ofSeconds(12);
+    public static final Duration READ_TIMEOUT = Duration.ofSeconds(3);
+    /** Every tool of toolonce-executor.yml: each one's timeouts must fit the short lease. */
+    private static final List<String> TOOLS = List.of("payments", "tickets", "email", "counter", "noop");
+
+    private final Path repo;
+    private final Path home;
+    private final Ports ports;
+    private final boolean naive;
+    private final Map<String, String> infraEnv = new HashMap<>();
+    private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+    public final Service sandbox;
+    public final Service consumer;
+    public final Service relay;
+    /** The executor that stays up through the executor faults. */
+    public final Service executorA;
+    /** The executor that is armed, crashed, stopped and restarted. */
+    public final Service executorB;
+
+    /**
+     * @param naive start the naive baseline executor ({@code ChaosMain naive-executor}) in place of ToolOnce's
+     */
+    public ChaosStack(Path repo, Path home, Ports ports, boolean naive) {
+        this.repo = repo;
+        this.home = home;
+        this.ports = ports;
+        this.naive = naive;
+        infraEnv.putAll(ports.stackEnv());
+        infraEnv.put("TOOLONCE_HOME", home.toString());
+        Map<String, String> env = Map.of("TOOLONCE_PG_URL", jdbcUrl(), "KAFKA_BOOTSTRAP", kafkaBootstrap(),
+                "SANDBOX_URL", sandboxUrl(), "TOOLONCE_HOME", home.toString());
+        sandbox = service("sandbox-tools", "sandbox-tools", ports.sandbox(), env,
+                List.of("--SANDBOX_PORT=" + ports.sandbox()));
+        consumer = service("inbox-consumer", "inbox-consumer", ports.consumer(), env, List.of());
+        relay = service("outbox-relay", "outbox-relay", ports.relay(), env, List.of());
+        if (naive) {
+            executorA = naiveExecutor("naive-executor-a", env);
+            executorB = naiveExecutor("naive-executor-b", env);
+        } else {
+            executorA = service("tool-executor", "tool-executor", ports.executorA(), env, executorArgs());
+            executorB = service("tool-executor-b", "tool-executor", ports.executorB(), env, executorArgs());
+        }
+    }
+
+    private Service service(String name, String module, int port, Map<String, String> env, List<String> extra) {
+        Map<String, String> own = new HashMap<>(env);
+        own.put("SERVER_PORT", Integer.toString(port));
+        List<String> args = new ArrayList<>(List.of("--server.port=" + port));
+        args.addAll(extra);
+        return new Service(name, jar(module), own, args, "http://127.0.0.1:" + port + "/ready", home);
+    }
+
+    private Service naiveExecutor(String name, Map<String, String> env) {
+        return new Service(name, jar("chaos"), env, List.of("naive-executor", "--pg-url", jdbcUrl(),
+                "--kafka", kafkaBootstrap(), "--sandbox", sandboxUrl()), null, home);
+    }
+
+    private static List<String> executorArgs() {
+        List<String> args = new ArrayList<>(List.of("--toolonce.executor.lease=" + LEASE.toSeconds() + "s",
+                "--toolonce.executor.heartbeat=2s"));
+        for (String tool : TOOLS) {
+            args.add("--toolonce.executor.tools." + tool + ".connect-timeout=1s");
+            args.add("--toolonce.executor.tools." + tool + ".read-timeout=" + READ_TIMEOUT.toSeconds() + "s");
+        }
+        return args;
+    }
+
+    /**
+     * The arguments that arm {@code point} on an executor: the fault-injection setting of tool-executor
+     * ({@code toolonce.fault-injection.*}), or the naive executor's own {@code --crash-at}.
+     */
+    public List<String> crashArgs(String point) {
+        return naive ? List.of("--crash-at", point)
+                : List.of("--toolonce.fault-injection.enabled=true", "--toolonce.fault-injection.crash-at=" + point);
+    }
+
+    public boolean naive() {
+        return naive;
+    }
+
+    private Path jar(String module) {
+        Path jar = repo.resolve(module).resolve("target").resolve(module + "-" + VERSION + "-exec.jar");
+        if (!Files.isRegularFile(jar)) {
+            throw new IllegalStateException(jar + " is missing: build with mvn -B -DskipTests install");
+        }
+        return jar;
+    }
+
+    public String jdbcUrl() {
+        return "jdbc:postgresql://127.0.0.1:" + ports.pg() + "/toolonce";
+    }
+
+    public String kafkaBootstrap() {
+        return "127.0.0.1:" + ports.kafka();
+    }
+
+    public String sandboxUrl() {
+        return "http://127.0.0.1:" + ports.sandbox();
+    }
+
+    public String executorUrl() {
+        return "http://127.0.0.1:" + ports.executorA();
+    }
+
+    /** Starts everything: infrastructure, sandbox, consumer, relay, then both executors. */
+    public void up() {
+        stackSh("infra-up");
+        for (Service s : all()) {
+            System.out.printf("[chaos] starting %s%n", s.name());
+            s.start();
+        }
+    }
+
+    /** In start order: the relay waits for the executor's outbox publication, which the executor's migration creates. */
+    private List<Service> all() {
+        return List.of(sandbox, executorA, executorB, consumer, relay);
+    }
+
+    /** Stops every service (SIGTERM) and then PostgreSQL and Kafka ({@code stack.sh down}). */
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        List<Service> reversed = new ArrayList<>(all());
+        java.util.Collections.reverse(reversed);
+        reversed.forEach(Service::stop);
+        stackSh("down");
+    }
+
+    // ------------------------------------------------------------------ infrastructure faults
+
+    /** SIGKILL of the postmaster, then a wait until its children have gone (a restart needs the shared memory free). */
+    public boolean killPostgres() {
+        long pid = postmasterPid();
+        ProcessHandle postmaster = ProcessHandle.of(pid).orElse(null);
+        if (postmaster == null) {
+            return false;
+        }
+        List<ProcessHandle> children = postmaster.children().toList();
+        postmaster.destroyForcibly();
+        awaitGone(List.of(postmaster));
+        awaitGone(children);
+        children.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);
+        awaitGone(children);
+        return true;
+    }
+
+    /** {@code pg_ctl restart -m fast}: sessions terminated, a checkpoint, start again. */
+    public boolean restartPostgres() {
+        Path data = pgData();
+        List<String> command = new ArrayList<>();
+        if ("root".equals(System.getProperty("user.name"))) {
+            command.addAll(List.of("runuser", "-u", "postgres", "--"));
+        }
+        command.addAll(List.of(PG_BIN + "/pg_ctl", "-D", data.toString(), "-l",
+                data.getParent().resolve("postgres.log").toString(), "-m", "fast", "-w", "-t", "60", "restart"));
+        Shell.run(command, Map.of(), home.resolve("logs").resolve("chaos-infra.log"), Duration.ofMinutes(2));
+        return true;
+    }
+
+    /** SIGKILL ({@code kill9}) or SIGTERM of the broker's JVM and a wait for its exit (60 s, then SIGKILL). */
+    public boolean stopKafka(boolean kill9) {
+        ProcessHandle broker = ProcessHandle.of(Long.parseLong(read(home.resolve("run/kafka.pid")).trim())).orElse(null);
+        if (broker == null) {
+            return false;
+        }
+        if (kill9) {
+            broker.destroyForcibly();
+        } else {
+            broker.destroy();
+        }
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (broker.isAlive() && System.nanoTime() < deadline) {
+            Sleep.millis(100);
+        }
+        if (broker.isAlive()) {
+            broker.destroyForcibly();
+            awaitGone(List.of(broker));
+        }
+        return true;
+    }
+
+    /** {@code stack.sh infra-up}: starts whatever of PostgreSQL and Kafka is down, then waits for PostgreSQL. */
+    public void infraUp() {
+        stackSh("infra-up");
+        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+        while (!pgAnswers()) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("PostgreSQL did not answer on " + ports.pg() + " within 90 s");
+            }
+            Sleep.millis(200);
+        }
+    }
+
+    private boolean pgAnswers() {
+        try (Connection c = DriverManager.getConnection(jdbcUrl(), "postgres", "")) {
+            return c.isValid(2);
+        } catch (SQLException e) {
+            return false;
+        }
+    }
+
+    private void stackSh(String command) {
+        Path script = repo.resolve("deploy/local/stack.sh");
+        try {
+            Files.createDirectories(home.resolve("logs"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        Shell.run(List.of(script.toString(), command), infraEnv, home.resolve("logs").resolve("chaos-infra.log"),
+                Duration.ofMinutes(4));
+    }
+
+    private long postmasterPid() {
+        return Long.parseLong(read(pgData().resolve("postmaster.pid")).lines().findFirst().orElseThrow().trim());
+    }
+
+    private Path pgData() {
+        try {
+            return home.resolve("pg").toRealPath().resolve("data");
+        } catch (IOException e) {
+            throw new UncheckedIOException("no PostgreSQL cluster under " + home, e);
+        }
+    }
+
+    private static void awaitGone(List<ProcessHandle> processes) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (processes.stream().anyMatch(ProcessHandle::isAlive) && System.nanoTime() < deadline) {
+            Sleep.millis(100);
+        }
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + file, e);
+        }
+    }
+}

@@ -1,0 +1,79 @@
+package dev.toolonce.chaos.workload;
+
+import dev.toolonce.schemas.Contract;
+import dev.toolonce.schemas.EventCodec;
+import dev.toolonce.schemas.ToolIntent;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The workload's intents: every reference tool in turn, each call's arguments carrying its {@code opId}, and their
+ * Kafka records as the contract has them (docs/contract.md: scope as key, CloudEvents headers in binary mode).
+ */
+public final class Intents {
+    /** The four reference tools of the sandbox and their operations. */
+    static final String[][] TOOLS = {{"payments", "charge"}, {"tickets", "create"}, {"email", "send"},
+            {"counter", "apply"}};
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private final EventCodec codec = new EventCodec();
+
+    /** The call number {@code seq} of {@code tenant}; {@code variant} > 0 changes the arguments, not the opId. */
+    public ToolIntent intent(String tenant, long seq, int toolIndex, int variant) {
+        String[] tool = TOOLS[Math.floorMod(toolIndex, TOOLS.length)];
+        String opId = opId(tenant, seq);
+        ObjectNode args = JSON.createObjectNode().put("opId", opId);
+        switch (tool[0]) {
+            case "payments" -> args.put("amount", 100 + seq % 900 + variant).put("currency", "EUR");
+            case "tickets" -> args.put("title", "chaos call " + seq + (variant > 0 ? " v" + variant : ""));
+            case "email" -> args.put("to", "agent@example.com").put("subject", "chaos " + seq + "/" + variant);
+            default -> args.put("delta", 1 + variant);
+        }
+        return new ToolIntent(null, tenant, tool[0], tool[1], "k-" + seq, args, tenant, Long.toString(seq),
+                Instant.now().toString());
+    }
+
+    /** The ledger's name of call {@code seq}: {@code <tenant>:<seq>}. */
+    public static String opId(String tenant, long seq) {
+        return tenant + ":" + seq;
+    }
+
+    public ProducerRecord<byte[], byte[]> record(ToolIntent intent, String messageId) {
+        ToolIntent withId = intent.withMessageId(messageId);
+        String key = withId.recordKey();
+        ProducerRecord<byte[], byte[]> r = new ProducerRecord<>(Contract.INTENTS_TOPIC,
+                key.getBytes(StandardCharsets.UTF_8), codec.write(withId).getBytes(StandardCharsets.UTF_8));
+        header(r, Contract.CE_SPECVERSION, "1.0");
+        header(r, Contract.CE_ID, messageId);
+        header(r, Contract.CE_TYPE, Contract.INTENT_TYPE);
+        header(r, Contract.CE_SOURCE, "/toolonce/chaos");
+        header(r, Contract.CE_TIME, Instant.now().toString());
+        header(r, Contract.CE_SUBJECT, key);
+        header(r, Contract.CONTENT_TYPE, "application/json");
+        return r;
+    }
+
+    /** A record that must be dead-lettered: malformed JSON, a schema violation, or a body id other than ce_id. */
+    public ProducerRecord<byte[], byte[]> poison(String tenant, int n, String messageId) {
+        String body = switch (n % 3) {
+            case 0 -> "{\"tenantId\": \"" + tenant + "\", not json";
+            case 1 -> "{\"messageId\":\"" + messageId + "\",\"tenantId\":\"" + tenant + "\",\"operation\":\"apply\"}";
+            default -> codec.write(intent(tenant, 1_000_000 + n, 3, 0).withMessageId("other-" + messageId));
+        };
+        String key = tenant + "/poison/" + n;
+        ProducerRecord<byte[], byte[]> r = new ProducerRecord<>(Contract.INTENTS_TOPIC,
+                key.getBytes(StandardCharsets.UTF_8), body.getBytes(StandardCharsets.UTF_8));
+        header(r, Contract.CE_SPECVERSION, "1.0");
+        header(r, Contract.CE_ID, messageId);
+        header(r, Contract.CE_TYPE, Contract.INTENT_TYPE);
+        header(r, Contract.CE_SOURCE, "/toolonce/chaos");
+        header(r, Contract.CONTENT_TYPE, "application/json");
+        return r;
+    }
+
+    private static void header(ProducerRecord<byte[], byte[]> r, String name, String value) {
+        r.headers().add(name, value.getBytes(StandardCharsets.UTF_8));
+    }
+}
