@@ -8,7 +8,7 @@ import java.util.Map;
  * {@code ./toolonce env} prints (KAFKA_BOOTSTRAP, PG_URL, SANDBOX_URL, RELAY_URL, EXECUTOR_URL).
  */
 record DemoConfig(String kafkaBootstrap, String pgUrl, String sandboxUrl, String relayUrl, String executorUrl,
-                  int operations, Duration timeout, boolean faults) {
+                  int operations, Duration timeout, boolean faults, int sagas) {
 
     static DemoConfig fromEnvironment(Map<String, String> env) {
         return new DemoConfig(
@@ -19,6 +19,7 @@ record DemoConfig(String kafkaBootstrap, String pgUrl, String sandboxUrl, String
                 env.getOrDefault("EXECUTOR_URL", "http://127.0.0.1:18081"),
                 Integer.parseInt(env.getOrDefault("DEMO_OPERATIONS", "250")),
                 Duration.ofSeconds(Long.parseLong(env.getOrDefault("DEMO_TIMEOUT_SECONDS", "180"))),
-                !"0".equals(env.getOrDefault("DEMO_FAULTS", "1")));
+                !"0".equals(env.getOrDefault("DEMO_FAULTS", "1")),
+                Integer.parseInt(env.getOrDefault("DEMO_SAGAS", "40")));
     }
 }

@@ -48,15 +48,21 @@ public final class DemoMain {
                 sender.sendRaw(workload.tenant + "/malformed-" + i, workload.malformed.get(i));
             }
         }
-        System.out.printf("sent in %d ms; waiting for results%n", Duration.between(start, Instant.now()).toMillis());
+        Sagas sagas = new Sagas(config, workload.tenant, runId);
+        sagas.submit(config.sagas());
+        System.out.printf("sent in %d ms, and %d sagas (reserve a ticket -> charge -> confirmation email, every "
+                + "fourth charge refused); waiting for results%n", Duration.between(start, Instant.now()).toMillis(),
+                config.sagas());
         try (ResultCollector results = new ResultCollector(config.kafkaBootstrap(), workload.tenant)) {
             awaitResults(results, sent, workload.malformed.size(), config.timeout());
+            long open = sagas.await(start.plus(config.timeout()));
+            System.out.printf("  sagas: %d still running%n", open);
             Thread.sleep(1000); // a last look for late duplicates before judging
             results.poll(Duration.ofMillis(500));
             JsonNode injected = ledger.get(config.sandboxUrl() + "/_faults").path("injected");
             faults.clear();
             return DemoReport.judge(config, workload, sent, results, ledger, injected,
-                    Duration.between(start, Instant.now()));
+                    Duration.between(start, Instant.now()), sagas.summary());
         }
     }
 

@@ -16,12 +16,13 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * The demo's verdict, computed from the sandbox ledger (effects), the results topic (answers) and the
- * executor's ledger (calls left in a non-final state) — never from the demo's own counters.
+ * executor's ledger (calls left in a non-final state) — never from the demo's own counters. {@code stuck} also
+ * counts sagas neither final nor in review; their effects carry the run's opIds, so duplicates among them count.
  */
 public record DemoReport(int intents, int answered, long sideEffects, long duplicateSideEffects, int lost,
                          long needsReview, long stuck, long conflictsRejected, int conflicts, long replayed,
                          long malformed, long deadLettered, Map<String, long[]> perTool, JsonNode relayStats,
-                         JsonNode injected, Recovery recovery, Duration elapsed) {
+                         JsonNode injected, Recovery recovery, Duration elapsed, Sagas.Summary sagas) {
 
     /** True when every intent was answered once-effectively and nothing is stuck. */
     public boolean clean() {
@@ -30,8 +31,8 @@ public record DemoReport(int intents, int answered, long sideEffects, long dupli
     }
 
     static DemoReport judge(DemoConfig config, Workload w, Map<String, Workload.Planned> sent,
-                            ResultCollector results, SandboxLedger ledger, JsonNode injected, Duration elapsed)
-            throws Exception {
+                            ResultCollector results, SandboxLedger ledger, JsonNode injected, Duration elapsed,
+                            Sagas.Summary sagas) throws Exception {
         List<SandboxLedger.Effect> effects = ledger.effects(config.sandboxUrl(), w.run + "-op-");
         Map<String, Long> effectsPerOp = effects.stream()
                 .collect(Collectors.groupingBy(SandboxLedger.Effect::opId, Collectors.summingLong(SandboxLedger.Effect::count)));
@@ -51,9 +52,9 @@ public record DemoReport(int intents, int answered, long sideEffects, long dupli
         long replayed = first.stream().filter(ToolResult::replayed).count();
         Map<String, long[]> perTool = perTool(first, effects);
         return new DemoReport(sent.size(), sent.size() - lost, sideEffects, duplicates, lost, needsReview,
-                stuck(config, w.tenant), conflictsRejected, conflicts, replayed, w.malformed.size(),
+                stuck(config, w.tenant) + sagas.open(), conflictsRejected, conflicts, replayed, w.malformed.size(),
                 results.deadLettered, perTool, ledger.get(config.relayUrl() + "/relay/stats"), injected,
-                Recovery.read(config.pgUrl(), w.tenant), elapsed);
+                Recovery.read(config.pgUrl(), w.tenant), elapsed, sagas);
     }
 
     private static boolean mismatch(ToolResult r) {
@@ -83,8 +84,18 @@ public record DemoReport(int intents, int answered, long sideEffects, long dupli
     private static long stuck(DemoConfig config, String tenant) throws Exception {
         try (Connection c = DriverManager.getConnection(config.pgUrl(), "postgres", "");
              PreparedStatement ps = c.prepareStatement("""
-                     SELECT count(*) FROM executor.tool_call
-                      WHERE tenant_id = ? AND state NOT IN ('COMMITTED', 'FAILED_FINAL', 'COMPENSATED', 'NEEDS_REVIEW')
+                     SELECT count(*) FROM executor.tool_call c
+                      WHERE c.tenant_id = ? AND c.state NOT IN ('COMMITTED', 'FAILED_FINAL', 'COMPENSATED', 'NEEDS_REVIEW')
+                        -- an original whose compensation is in review waits for a human, as does a compensation
+                        -- held for an original in review (docs/protocol.md §17): asked, not stuck
+                        AND NOT (c.state = 'COMPENSATING' AND EXISTS (
+                                SELECT 1 FROM executor.tool_call r WHERE r.tenant_id = c.tenant_id AND r.tool = c.tool
+                                   AND r.operation = c.operation || '.compensate'
+                                   AND r.idempotency_key = c.idempotency_key AND r.state = 'NEEDS_REVIEW'))
+                        AND NOT (c.state = 'PLANNED' AND c.next_attempt_at = 'infinity' AND EXISTS (
+                                SELECT 1 FROM executor.tool_call o WHERE o.tenant_id = c.tenant_id AND o.tool = c.tool
+                                   AND o.operation || '.compensate' = c.operation
+                                   AND o.idempotency_key = c.idempotency_key AND o.state = 'NEEDS_REVIEW'))
                      """)) {
             ps.setString(1, tenant);
             try (ResultSet rs = ps.executeQuery()) {
@@ -112,6 +123,9 @@ public record DemoReport(int intents, int answered, long sideEffects, long dupli
         out.printf("relay commit->Kafka latency: p50 %s ms, p99 %s ms (max %s ms, %s events)%n",
                 lat.path("p50").asString("?"), lat.path("p99").asString("?"), lat.path("max").asString("?"),
                 lat.path("count").asString("?"));
+        out.printf("sagas=%d by final state %s (still running: %d)%n", sagas.sagas(), sagas.byState(), sagas.open());
+        out.printf("compensations started=%d committed=%d, compensation success rate %.2f%n",
+                sagas.compensationsStarted(), sagas.compensationsCommitted(), sagas.compensationSuccessRate());
         out.printf("elapsed: %.1f s%n", elapsed.toMillis() / 1000.0);
         out.printf("intents=%d results=%d side_effects=%d duplicate_side_effects=%d lost=%d needs_review=%d stuck=%d%n",
                 intents, answered, sideEffects, duplicateSideEffects, lost, needsReview, stuck);
