@@ -83,6 +83,17 @@ public final class IntentPublisher {
         return id.toString();
     }
 
+    /**
+     * Validates an intent as {@link #publish} would, without writing anything — e.g. every step of a task at its
+     * submission, so that no later step can fail to be published inside the result consumer's transaction.
+     *
+     * @throws IllegalArgumentException naming the field when the intent would be refused
+     */
+    public void check(ToolIntent intent) {
+        ToolIntent withId = intent.withMessageId(UUID.randomUUID().toString());
+        validate(withId, codec.write(withId));
+    }
+
     private void validate(ToolIntent intent, String payload) {
         List<String> violations = validator.validateIntent(codec.parse(payload.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
         if (!violations.isEmpty()) {

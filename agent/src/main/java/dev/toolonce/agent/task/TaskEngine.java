@@ -54,6 +54,9 @@ public final class TaskEngine {
      */
     public Task submit(Plan plan) {
         plan.check();
+        for (StepSpec step : plan.steps()) {
+            checkIntent(plan.tenantId(), plan.taskId(), step.stepId(), step.tool(), step.operation(), step.arguments());
+        }
         return tx.execute(s -> {
             if (store.insert(plan)) {
                 Task task = store.lock(plan.taskId()).orElseThrow();
@@ -136,6 +139,7 @@ public final class TaskEngine {
         return tx.execute(s -> {
             Task task = store.lock(taskId).orElseThrow(() -> new IllegalArgumentException("no task " + taskId));
             Step step = step(taskId, stepId);
+            checkIntent(task.tenantId(), taskId, stepId, step.tool(), step.operation(), arguments);
             String key = StepKeys.key(task.tenantId(), taskId, stepId, step.argVersion() + 1);
             if (!store.newArguments(step, arguments.toString(), key)) {
                 throw new IllegalStateException("step " + stepId + " of task " + taskId + " is " + step.state()
@@ -289,6 +293,17 @@ public final class TaskEngine {
     /** When the agent first asked for the step: a re-publication keeps it, so the acceptance window still applies. */
     private static String askedAt(Step step) {
         return (step.startedAt() == null ? Instant.now() : step.startedAt()).toString();
+    }
+
+    /** A step whose intent would be refused is refused now, naming the step, rather than when it is due. */
+    private void checkIntent(String tenantId, String taskId, String stepId, String tool, String operation,
+                             JsonNode arguments) {
+        try {
+            publisher.check(new ToolIntent(null, tenantId, tool, operation, StepKeys.key(tenantId, taskId, stepId, 1),
+                    arguments, taskId, stepId, Instant.now().toString()));
+        } catch (IllegalArgumentException e) {
+            throw new PlanRefusedException("step '" + stepId + "': " + e.getMessage());
+        }
     }
 
     private Step step(String taskId, String stepId) {

@@ -179,6 +179,15 @@ class TaskEngineIT {
         assertThat(jdbc.queryForObject("SELECT count(*) FROM agent.outbox_event", Integer.class)).isZero();
     }
 
+    @Test
+    void aStepWhoseIntentWouldBeRefusedIsRefusedAtSubmissionNotWhenItIsDue() {
+        ObjectNode huge = JsonNodeFactory.instance.objectNode().put("n", 9007199254740993L); // beyond 2^53
+        assertThatThrownBy(() -> tasks.submit(Plan.of("acme", "t7", step("1", "tickets", "create"),
+                StepSpec.of("2", "payments", "charge", huge))))
+                .isInstanceOf(PlanRefusedException.class).hasMessageStartingWith("step '2'");
+        assertThat(tasks.find("t7")).isEmpty();
+    }
+
     // ---- helpers
 
     private ToolResult result(String task, String stepId, String tool, String op, long version, ResultStatus status,
