@@ -4,7 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 
 /** Fault points are armed only when fault injection is enabled explicitly. */
 class FaultInjectionPropertiesTest {
@@ -51,5 +54,21 @@ class FaultInjectionPropertiesTest {
         FaultPoints points = new FaultPoints(new FaultInjectionProperties(true, " ", null, null));
         FaultPoints.NAMES.forEach(points::reach);
         assertThat(FaultPoints.NAMES).noneMatch(p -> points.crashesAt(p) || points.pausesAt(p));
+    }
+
+    @Test
+    void theKeysTheFaultTestsPassBindToArmedPoints() {
+        Binder binder = new Binder(new MapConfigurationPropertySource(Map.of(
+                "toolonce.fault-injection.enabled", "true",
+                "toolonce.fault-injection.pause-at", "before-send",
+                "toolonce.fault-injection.pause-for", "15s")));
+
+        FaultInjectionProperties bound = binder.bindOrCreate("toolonce.fault-injection", FaultInjectionProperties.class);
+
+        assertThat(bound.pauseFor()).isEqualTo(Duration.ofSeconds(15));
+        assertThat(new FaultPoints(bound).pausesAt(FaultPoints.BEFORE_SEND)).isTrue();
+        assertThat(new Binder(new MapConfigurationPropertySource(Map.of()))
+                .bindOrCreate("toolonce.fault-injection", FaultInjectionProperties.class).enabled())
+                .as("off when nothing is set").isFalse();
     }
 }
