@@ -70,8 +70,8 @@ public final class Catalogue {
 
     /** The faults the unsafe baseline runs by default: those the naive pattern claims to survive. */
     public static List<String> baseline() {
-        return List.of("executor-kill-applied", "executor-kill-recorded", "lost-response", "stall",
-                "duplicate-delivery", "zombie");
+        return List.of("executor-kill-applied", "executor-kill-recorded", "lost-response", "duplicate-delivery",
+                "zombie", "stall");
     }
 
     private static void add(Map<String, Fault> faults, String name, String description, Fault.Action action) {

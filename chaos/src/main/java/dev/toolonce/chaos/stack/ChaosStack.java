@@ -59,7 +59,13 @@ public final class ChaosStack implements AutoCloseable {
         sandbox = service("sandbox-tools", "sandbox-tools", ports.sandbox(), env,
                 List.of("--SANDBOX_PORT=" + ports.sandbox()));
         consumer = service("inbox-consumer", "inbox-consumer", ports.consumer(), env, List.of());
-        relay = service("outbox-relay", "outbox-relay", ports.relay(), env, List.of());
+        // Without ToolOnce's executor there is no executor outbox (its migration creates the publication the relay
+        // waits for): the baseline's relay carries the agent's outbox alone.
+        relay = service("outbox-relay", "outbox-relay", ports.relay(), env, naive ? List.of(
+                "--toolonce.relay.sources[0].name=agent", "--toolonce.relay.sources[0].jdbc-url=" + jdbcUrl(),
+                "--toolonce.relay.sources[0].username=postgres", "--toolonce.relay.sources[0].slot=toolonce_agent_slot",
+                "--toolonce.relay.sources[0].publication=toolonce_agent_outbox",
+                "--toolonce.relay.sources[0].table=agent.outbox_event") : List.of());
         if (naive) {
             executorA = naiveExecutor("naive-executor-a", env);
             executorB = naiveExecutor("naive-executor-b", env);

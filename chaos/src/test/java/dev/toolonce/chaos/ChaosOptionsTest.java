@@ -1,0 +1,52 @@
+package dev.toolonce.chaos;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.toolonce.chaos.faults.Catalogue;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ChaosOptionsTest {
+    private static final Path REPO = Path.of("/repo");
+
+    @Test
+    void defaultsRunEveryFaultTwentyTimes() {
+        ChaosOptions o = ChaosOptions.parse(List.of(), REPO);
+        assertThat(o.perFault()).isEqualTo(20);
+        assertThat(o.faults()).containsExactlyElementsOf(Catalogue.all().keySet());
+        assertThat(o.home()).isEqualTo(Path.of("/repo/.local/chaos"));
+        assertThat(o.ports().pg()).isEqualTo(22400);
+    }
+
+    @Test
+    void smokeIsOneRoundOfTheSmokeFaults() {
+        ChaosOptions o = ChaosOptions.parse(List.of("--smoke", "--per-fault", "7"), REPO);
+        assertThat(o.perFault()).isEqualTo(1);
+        assertThat(o.faults()).containsExactlyElementsOf(Catalogue.smoke());
+    }
+
+    @Test
+    void selectedFaultsRunInCatalogueOrder() {
+        ChaosOptions o = ChaosOptions.parse(List.of("--faults", "zombie,pg-kill", "--unsafe-baseline"), REPO);
+        assertThat(o.faults()).containsExactly("pg-kill", "zombie");
+        assertThat(o.unsafeBaseline()).isTrue();
+    }
+
+    @Test
+    void theBaselineDefaultsToTheFaultsTheNaivePatternClaimsToSurvive() {
+        assertThat(ChaosOptions.parse(List.of("--unsafe-baseline"), REPO).faults())
+                .containsExactlyElementsOf(Catalogue.baseline());
+    }
+
+    @Test
+    void badOptionsNameWhatIsWrong() {
+        assertThatThrownBy(() -> ChaosOptions.parse(List.of("--faults", "meteor"), REPO))
+                .hasMessageContaining("unknown fault 'meteor'");
+        assertThatThrownBy(() -> ChaosOptions.parse(List.of("--per-fault", "0"), REPO))
+                .hasMessageContaining("--per-fault must be a positive integer");
+        assertThatThrownBy(() -> ChaosOptions.parse(List.of("--json"), REPO)).hasMessageContaining("--json needs a value");
+        assertThatThrownBy(() -> ChaosOptions.parse(List.of("--frobnicate"), REPO)).hasMessageContaining("unknown option");
+    }
+}
