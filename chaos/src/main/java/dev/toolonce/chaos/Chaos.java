@@ -84,13 +84,28 @@ public final class Chaos {
         Injection injection;
         try {
             Sleep.millis(WARM_UP.toMillis());
-            injection = fault.action().inject(ctx);
+            injection = inject(fault, ctx);
             Sleep.millis(AFTER.toMillis());
         } finally {
             ctx.workload().end();
         }
+        ctx.stack().reviveDead();
         return oracle.judge(fault.name(), i, tenant, injection, ctx.workload().sent(tenant),
                 ctx.workload().extraDeliveries(tenant), quiesce);
+    }
+
+    /** A fault whose injection throws did not demonstrably fire: the round counts as missed, and the run goes on. */
+    private static Injection inject(Fault fault, FaultContext ctx) {
+        try {
+            return fault.action().inject(ctx);
+        } catch (Exception e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            System.out.printf("[chaos] %s: the injection failed: %s%n", fault.name(), e);
+            ctx.stack().reviveDead();
+            return Injection.missed("injection failed: " + e.getMessage());
+        }
     }
 
     private static void progress(RoundResult r, int of) {

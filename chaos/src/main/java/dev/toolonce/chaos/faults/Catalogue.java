@@ -43,6 +43,10 @@ public final class Catalogue {
         add(faults, "kafka-restart", "clean restart of the Kafka broker (SIGTERM, controlled shutdown)",
                 ctx -> kafka(ctx, false));
         add(faults, "pg-restart", "PostgreSQL fast restart (pg_ctl restart -m fast)", Catalogue::pgRestart);
+        add(faults, "rebalance", "an executor instance removed (SIGTERM) and added again: the group rebalances mid-batch",
+                Catalogue::rebalance);
+        add(faults, "relay-wal-backlog", "relay stopped while WAL piles up, then restarted; the slots' retained WAL before and after",
+                Catalogue::walBacklog);
         add(faults, "stall", "the tool stalls past the executor's read timeout after applying (sandbox stallMs)",
                 ctx -> sandboxFault(ctx, "stall", "{\"stallMs\":" + (ChaosStack.READ_TIMEOUT.toMillis() + 2000) + "}"));
         add(faults, "status-after-effect", "the tool applies, then answers 503 (sandbox failStatusAfterApply)",
@@ -101,6 +105,36 @@ public final class Catalogue {
         service.start();
         return killed ? Injection.fired(at, "SIGKILL " + service.name() + ", restarted")
                 : Injection.missed(service.name() + " was not running");
+    }
+
+    private static Injection rebalance(FaultContext ctx) {
+        Service b = ctx.stack().executorB;
+        boolean wasUp = b.alive();
+        long at = System.nanoTime();
+        b.stop();
+        Sleep.millis(2000);
+        b.start();
+        return wasUp ? Injection.fired(at, b.name() + " left and rejoined the group")
+                : Injection.missed(b.name() + " was not running");
+    }
+
+    private static Injection walBacklog(FaultContext ctx) throws Exception {
+        Service relay = ctx.stack().relay;
+        long at = System.nanoTime();
+        relay.stop();
+        long before = ctx.stack().retainedWalBytes();
+        Sleep.millis(5000);
+        long piled = ctx.stack().retainedWalBytes();
+        relay.start();
+        long deadline = System.nanoTime() + FIRE_WAIT.toNanos();
+        long after = ctx.stack().retainedWalBytes();
+        while (after >= piled && System.nanoTime() < deadline) {
+            Sleep.millis(500);
+            after = ctx.stack().retainedWalBytes();
+        }
+        String note = "unconfirmed WAL " + before / 1024 + " KiB at stop, " + piled / 1024 + " KiB after 5 s, "
+                + after / 1024 + " KiB after restart";
+        return piled > before ? Injection.fired(at, note) : Injection.missed("no WAL piled up: " + note);
     }
 
     private static Injection pgKill(FaultContext ctx) {

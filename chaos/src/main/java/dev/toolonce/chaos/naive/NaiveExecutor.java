@@ -25,6 +25,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Properties;
 import java.util.UUID;
+import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -105,7 +106,11 @@ public final class NaiveExecutor {
                 for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
                     handle(db, r);
                 }
-                consumer.commitSync();
+                try {
+                    consumer.commitSync();
+                } catch (CommitFailedException e) {
+                    // the group moved on without us (a pause, a rebalance): the records come again elsewhere
+                }
             }
         }
     }

@@ -144,6 +144,16 @@ public final class ChaosStack implements AutoCloseable {
         }
     }
 
+    /** Restarts any service that is not running (a fault that went wrong), so that the next round starts whole. */
+    public void reviveDead() {
+        for (Service s : all()) {
+            if (!s.alive()) {
+                System.out.printf("[chaos] %s is not running: starting it again%n", s.name());
+                s.start();
+            }
+        }
+    }
+
     /** In start order: the relay waits for the executor's outbox publication, which the executor's migration creates. */
     private List<Service> all() {
         return List.of(sandbox, executorA, executorB, consumer, relay);
@@ -223,6 +233,21 @@ public final class ChaosStack implements AutoCloseable {
                 throw new IllegalStateException("PostgreSQL did not answer on " + ports.pg() + " within 90 s");
             }
             Sleep.millis(200);
+        }
+    }
+
+    /**
+     * WAL the relay has not yet confirmed to its slots (current LSN − the furthest-behind slot's confirmed flush
+     * LSN), in bytes: what the slots retain on its account, and it grows while the relay is down.
+     */
+    public long retainedWalBytes() throws SQLException {
+        try (Connection c = DriverManager.getConnection(jdbcUrl(), "postgres", "");
+             java.sql.Statement st = c.createStatement();
+             java.sql.ResultSet rs = st.executeQuery("SELECT coalesce(max(pg_wal_lsn_diff(pg_current_wal_lsn(), "
+                     + "confirmed_flush_lsn)), 0)::bigint FROM pg_replication_slots WHERE slot_name IN ('toolonce_agent_slot'"
+                     + (naive ? "" : ", 'toolonce_executor_slot'") + ")")) {
+            rs.next();
+            return rs.getLong(1);
         }
     }
 
