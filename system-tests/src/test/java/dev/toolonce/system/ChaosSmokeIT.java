@@ -1,0 +1,85 @@
+package dev.toolonce.system;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.toolonce.chaos.Chaos;
+import dev.toolonce.chaos.ChaosMain;
+import dev.toolonce.chaos.ChaosOptions;
+import dev.toolonce.chaos.faults.Catalogue;
+import dev.toolonce.chaos.report.ChaosReport;
+import dev.toolonce.chaos.report.FaultSummary;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code ./toolonce chaos --smoke} inside the test command: a stack of its own (PostgreSQL, Kafka, relay, two
+ * executors, result consumer, sandbox, each its own process, under {@code target/chaos-home} on ports of its own),
+ * one round of each smoke fault (an executor halted at its crash point after the tool applied, a relay SIGKILL, a
+ * response lost after the effect, records delivered again), judged at the sandbox ledger by the workload's opIds.
+ * Correctness only: nothing about speed is asserted.
+ */
+class ChaosSmokeIT {
+
+    @Test
+    void everySmokeFaultFiresAndNoCallIsDuplicatedLostOrStuck(@TempDir Path dir) throws Exception {
+        Path repo = repoRoot();
+        ChaosOptions options = ChaosOptions.parse(List.of("--smoke", "--port-base", Integer.toString(freeRange(8)),
+                "--home", repo.resolve("system-tests/target/chaos-home").toString(),
+                "--json", dir.resolve("chaos.json").toString(), "--html", dir.resolve("chaos.html").toString()), repo);
+
+        ChaosReport report = Chaos.run(options);
+        ChaosMain.write(report, options);
+
+        assertThat(report.faults()).extracting(FaultSummary::fault).containsExactlyElementsOf(Catalogue.smoke());
+        assertThat(report.faults()).allSatisfy(f -> {
+            assertThat(f.injections()).as("%s fired", f.fault()).isPositive();
+            assertThat(f.missedRounds()).as("%s rounds without an injection", f.fault()).isZero();
+            assertThat(f.calls()).as("%s calls of the workload", f.fault()).isPositive();
+        });
+        assertThat(report.duplicates()).as("duplicate side effects at the sandbox ledger").isZero();
+        assertThat(report.lost()).as("intents without a final answer").isZero();
+        assertThat(report.stuck()).as("calls neither final nor in review").isZero();
+        assertThat(report.absorbed()).as("redeliveries and retries the stack had to absorb").isPositive();
+        assertThat(report.problems()).isEmpty();
+        assertThat(Files.readString(dir.resolve("chaos.html"))).contains("<svg").doesNotContain("<script", "<link", "src=");
+    }
+
+    private static Path repoRoot() {
+        for (Path d = Path.of(System.getProperty("user.dir")).toAbsolutePath(); d != null; d = d.getParent()) {
+            if (Files.isRegularFile(d.resolve("toolonce"))) {
+                return d;
+            }
+        }
+        throw new IllegalStateException("no ./toolonce above " + System.getProperty("user.dir"));
+    }
+
+    /** The first base from 23000 up (below the ephemeral range) whose {@code n} ports can all be bound now. */
+    private static int freeRange(int n) {
+        for (int base = 23_000; base < 24_000; base += 10) {
+            boolean free = true;
+            for (int p = base; p < base + n && free; p++) {
+                free = canBind(p);
+            }
+            if (free) {
+                return base;
+            }
+        }
+        throw new IllegalStateException("no " + n + " free consecutive ports between 23000 and 24000");
+    }
+
+    private static boolean canBind(int port) {
+        try (ServerSocket s = new ServerSocket()) {
+            s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1);
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+}
