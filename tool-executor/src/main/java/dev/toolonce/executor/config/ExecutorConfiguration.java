@@ -32,6 +32,7 @@ import dev.toolonce.executor.intake.IntentListener;
 import dev.toolonce.executor.intake.IntentParser;
 import dev.toolonce.executor.results.ResultEvents;
 import dev.toolonce.executor.metrics.ExecutorStats;
+import dev.toolonce.executor.metrics.LedgerGauges;
 import dev.toolonce.jdbc.DatabaseProbe;
 import dev.toolonce.jdbc.InboxStore;
 import dev.toolonce.jdbc.OutboxStore;
@@ -148,6 +149,11 @@ public class ExecutorConfiguration {
     Completion completion(ToolCallStore calls, CallFinisher finisher, ToolGateway gateway, RetryPolicy retry,
                           RetryBudget budget, TransactionTemplate tx, ExecutorStats stats, ToolPauses pauses) {
         return new Completion(calls, finisher, gateway, retry, budget, tx, stats, pauses);
+    }
+
+    @Bean
+    LedgerGauges ledgerGauges(JdbcTemplate jdbc, ExecutorProperties p, MeterRegistry meters) {
+        return new LedgerGauges(jdbc, p.schema(), Duration.ofSeconds(15), meters);
     }
 
     @Bean

@@ -179,8 +179,15 @@ public final class Dispatcher implements SmartLifecycle {
      * most the idle poll, or a claim statement) and its last round did not fail.
      */
     public boolean healthy(Duration maxSilence) {
-        return running && loop != null && loop.isAlive() && !failing
-                && System.nanoTime() - lastRound < maxSilence.toNanos();
+        return alive(maxSilence) && !failing;
+    }
+
+    /**
+     * Whether the dispatch loop runs and is not stuck, whether or not its rounds succeed: what a liveness probe
+     * asks (a database outage makes rounds fail, and restarting the process would not cure it).
+     */
+    public boolean alive(Duration maxSilence) {
+        return running && loop != null && loop.isAlive() && System.nanoTime() - lastRound < maxSilence.toNanos();
     }
 
     private void runOne(ToolCall call, long claimSentAt) {
@@ -194,7 +201,10 @@ public final class Dispatcher implements SmartLifecycle {
             }
             faultPoints.reach(FaultPoints.AFTER_CHECK);
             inFlight.put(call.id(), call); // heartbeats from here on: a stalled claimant's lease runs out
+            long sent = System.nanoTime();
             ToolOutcome outcome = gateway.execute(call);
+            stats.toolCall(call.scope().tool(), call.scope().operation(), outcome.getClass().getSimpleName(),
+                    System.nanoTime() - sent);
             faultPoints.reach(FaultPoints.AFTER_TOOL_BEFORE_RECORD);
             committer.record(completion.prepare(call, outcome));
             faultPoints.reach(FaultPoints.AFTER_RECORD);

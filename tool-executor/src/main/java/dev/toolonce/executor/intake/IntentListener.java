@@ -22,11 +22,13 @@ import org.springframework.transaction.support.TransactionTemplate;
 public final class IntentListener {
     private final IsolatingBatchProcessor<ParsedIntent.Accepted> processor;
     private final Dispatcher dispatcher;
+    private final ExecutorStats stats;
 
     public IntentListener(IntentParser parser, Intake intake, IsolatingBatchProcessor.DeadLetterSink deadLetters,
                           TransactionTemplate tx, Dispatcher dispatcher, ExecutorStats stats,
                           BooleanSupplier databaseAnswers, int maxAttempts, MeterRegistry meters) {
         this.dispatcher = dispatcher;
+        this.stats = stats;
         this.processor = new IsolatingBatchProcessor<>(
                 new IsolatingBatchProcessor.Settings("intake", maxAttempts, Duration.ofMillis(200)),
                 record -> decode(parser, record),
@@ -51,7 +53,9 @@ public final class IntentListener {
     @KafkaListener(id = "intake", topics = "${toolonce.executor.intents-topic:toolonce.tool-intents}",
             groupId = "${toolonce.executor.consumer-group:toolonce-executor}", batch = "true")
     public void onBatch(List<ConsumerRecord<byte[], byte[]>> records) {
+        long started = System.nanoTime();
         processor.process(records);
+        stats.intakeBatch(System.nanoTime() - started);
         dispatcher.wake();
     }
 }

@@ -4,21 +4,28 @@ import dev.toolonce.core.call.CallState;
 import dev.toolonce.executor.intake.Intake;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Counters for every intake disposition, transition, lost guard, duplicate alarm, reconciliation and
- * review, registered with Micrometer ({@code /actuator/metrics/toolonce.*}) and summarised at
+ * review, and timers of tool calls and intake batches, registered with Micrometer
+ * ({@code /actuator/prometheus}, {@code /actuator/metrics/toolonce.*}); the counters are summarised at
  * {@code GET /executor/stats}. Thread-safe.
  */
 public final class ExecutorStats {
     private final MeterRegistry registry;
     private final Map<String, Counter> counters = new ConcurrentHashMap<>();
+    private final Map<String, Timer> timers = new ConcurrentHashMap<>();
+    private final Timer intakeBatch;
 
     public ExecutorStats(MeterRegistry registry) {
         this.registry = registry;
+        this.intakeBatch = Timer.builder("toolonce.intake.batch").publishPercentileHistogram()
+                .description("one intake poll batch, its transaction included").register(registry);
     }
 
     public void count(Intake.Disposition d) {
@@ -56,6 +63,22 @@ public final class ExecutorStats {
 
     public void fencedBeforeSend() {
         counter("toolonce.guards.lost", "guard", "pre_send").increment();
+    }
+
+    /**
+     * One tool call's duration (request sent to outcome classified), by tool, operation and outcome kind
+     * ({@code Applied}, {@code Retryable}, {@code Rejected}, {@code Indeterminate}, ...), with a histogram so that
+     * Prometheus can compute percentiles across instances.
+     */
+    public void toolCall(String tool, String operation, String outcome, long nanos) {
+        timers.computeIfAbsent(tool + "|" + operation + "|" + outcome, k -> Timer.builder("toolonce.tool.call")
+                .tag("tool", tool).tag("operation", operation).tag("outcome", outcome)
+                .publishPercentileHistogram().register(registry)).record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    /** One intake poll batch recorded (its transaction included), with a histogram. */
+    public void intakeBatch(long nanos) {
+        intakeBatch.record(nanos, TimeUnit.NANOSECONDS);
     }
 
     private Counter counter(String name, String tag, String value) {

@@ -16,8 +16,7 @@ import org.springframework.web.bind.annotation.RestController;
 /** Readiness and counters. */
 @RestController
 public class ExecutorController {
-    /** A dispatch round waits at most the idle poll or one claim statement; far longer means it is stuck. */
-    private static final Duration DISPATCH_SILENCE = Duration.ofSeconds(30);
+    private static final Duration DISPATCH_SILENCE = ExecutorHealth.DISPATCH_SILENCE;
 
     private final ExecutorStats stats;
     private final DatabaseProbe database;
