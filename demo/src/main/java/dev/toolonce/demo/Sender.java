@@ -1,14 +1,12 @@
 package dev.toolonce.demo;
 
 import dev.toolonce.agent.publish.IntentPublisher;
+import dev.toolonce.agent.publish.IntentRecords;
 import dev.toolonce.schemas.Contract;
-import dev.toolonce.schemas.EventCodec;
-import dev.toolonce.schemas.ToolIntent;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
-import java.time.Instant;
 import java.util.Properties;
 import java.util.UUID;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -22,7 +20,7 @@ final class Sender implements AutoCloseable {
     private final Connection db;
     private final IntentPublisher publisher =
             new IntentPublisher("agent", Contract.INTENTS_TOPIC, "/toolonce/demo-agent");
-    private final EventCodec codec = new EventCodec();
+    private final IntentRecords records = new IntentRecords("/toolonce/demo-direct");
 
     Sender(DemoConfig config) throws SQLException {
         Properties p = new Properties();
@@ -42,34 +40,16 @@ final class Sender implements AutoCloseable {
             return id;
         }
         String id = UUID.randomUUID().toString();
-        ToolIntent intent = planned.intent().withMessageId(id);
-        ProducerRecord<byte[], byte[]> record = record(intent.recordKey(), codec.write(intent), id);
+        ProducerRecord<byte[], byte[]> record = records.record(planned.intent(), id);
         producer.send(record).get();
         if (planned.redeliver()) {
-            producer.send(record(intent.recordKey(), codec.write(intent), id)).get();
+            producer.send(records.record(planned.intent(), id)).get();
         }
         return id;
     }
 
     void sendRaw(String key, byte[] value) throws Exception {
         producer.send(new ProducerRecord<>(Contract.INTENTS_TOPIC, key.getBytes(StandardCharsets.UTF_8), value)).get();
-    }
-
-    private static ProducerRecord<byte[], byte[]> record(String key, String json, String id) {
-        ProducerRecord<byte[], byte[]> r = new ProducerRecord<>(Contract.INTENTS_TOPIC,
-                key.getBytes(StandardCharsets.UTF_8), json.getBytes(StandardCharsets.UTF_8));
-        header(r, Contract.CE_SPECVERSION, "1.0");
-        header(r, Contract.CE_ID, id);
-        header(r, Contract.CE_TYPE, Contract.INTENT_TYPE);
-        header(r, Contract.CE_SOURCE, "/toolonce/demo-direct");
-        header(r, Contract.CE_TIME, Instant.now().toString());
-        header(r, Contract.CE_SUBJECT, key);
-        header(r, Contract.CONTENT_TYPE, "application/json");
-        return r;
-    }
-
-    private static void header(ProducerRecord<byte[], byte[]> r, String name, String value) {
-        r.headers().add(name, value.getBytes(StandardCharsets.UTF_8));
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.toolonce.bench.e2e;
 
+import dev.toolonce.agent.publish.IntentRecords;
 import dev.toolonce.bench.BenchTarget;
 import dev.toolonce.bench.drive.BenchIntents;
 import dev.toolonce.bench.report.BurstResult;
@@ -29,7 +30,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 public final class BurstPhase {
     private final BenchTarget target;
     private final BenchIntents intents;
-    private final IntentRecords records = new IntentRecords();
+    private final IntentRecords records = new IntentRecords("/toolonce/bench");
 
     public BurstPhase(BenchTarget target, BenchIntents intents) {
         this.target = target;

@@ -1,6 +1,6 @@
 package dev.toolonce.chaos.workload;
 
-import dev.toolonce.schemas.Contract;
+import dev.toolonce.agent.publish.IntentRecords;
 import dev.toolonce.schemas.EventCodec;
 import dev.toolonce.schemas.ToolIntent;
 import java.nio.charset.StandardCharsets;
@@ -19,6 +19,7 @@ public final class Intents {
             {"counter", "apply"}};
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private final EventCodec codec = new EventCodec();
+    private final IntentRecords records = new IntentRecords("/toolonce/chaos");
 
     /** The call number {@code seq} of {@code tenant}; {@code variant} > 0 changes the arguments, not the opId. */
     public ToolIntent intent(String tenant, long seq, int toolIndex, int variant) {
@@ -41,18 +42,7 @@ public final class Intents {
     }
 
     public ProducerRecord<byte[], byte[]> record(ToolIntent intent, String messageId) {
-        ToolIntent withId = intent.withMessageId(messageId);
-        String key = withId.recordKey();
-        ProducerRecord<byte[], byte[]> r = new ProducerRecord<>(Contract.INTENTS_TOPIC,
-                key.getBytes(StandardCharsets.UTF_8), codec.write(withId).getBytes(StandardCharsets.UTF_8));
-        header(r, Contract.CE_SPECVERSION, "1.0");
-        header(r, Contract.CE_ID, messageId);
-        header(r, Contract.CE_TYPE, Contract.INTENT_TYPE);
-        header(r, Contract.CE_SOURCE, "/toolonce/chaos");
-        header(r, Contract.CE_TIME, Instant.now().toString());
-        header(r, Contract.CE_SUBJECT, key);
-        header(r, Contract.CONTENT_TYPE, "application/json");
-        return r;
+        return records.record(intent, messageId);
     }
 
     /** A record that must be dead-lettered: malformed JSON, a schema violation, or a body id other than ce_id. */
@@ -62,18 +52,7 @@ public final class Intents {
             case 1 -> "{\"messageId\":\"" + messageId + "\",\"tenantId\":\"" + tenant + "\",\"operation\":\"apply\"}";
             default -> codec.write(intent(tenant, 1_000_000 + n, 3, 0).withMessageId("other-" + messageId));
         };
-        String key = tenant + "/poison/" + n;
-        ProducerRecord<byte[], byte[]> r = new ProducerRecord<>(Contract.INTENTS_TOPIC,
-                key.getBytes(StandardCharsets.UTF_8), body.getBytes(StandardCharsets.UTF_8));
-        header(r, Contract.CE_SPECVERSION, "1.0");
-        header(r, Contract.CE_ID, messageId);
-        header(r, Contract.CE_TYPE, Contract.INTENT_TYPE);
-        header(r, Contract.CE_SOURCE, "/toolonce/chaos");
-        header(r, Contract.CONTENT_TYPE, "application/json");
-        return r;
+        return records.raw(tenant + "/poison/" + n, body.getBytes(StandardCharsets.UTF_8), messageId);
     }
 
-    private static void header(ProducerRecord<byte[], byte[]> r, String name, String value) {
-        r.headers().add(name, value.getBytes(StandardCharsets.UTF_8));
-    }
 }
