@@ -100,18 +100,24 @@ public final class ToolCallStore {
     /** A STARTED or RECONCILING call whose lease ran out: its outcome is unknown; fence + 1 shuts out the old holder. */
     @SqlTransition(from = {CallState.STARTED, CallState.RECONCILING}, to = CallState.UNKNOWN)
     private static final String SWEEP = """
-            UPDATE %1$s.tool_call c
-               SET state = 'UNKNOWN', fence = c.fence + 1, lease_owner = NULL, lease_expires_at = NULL,
-                   next_attempt_at = clock_timestamp() + make_interval(secs => coalesce(
-                       (SELECT s.secs FROM unnest(?::text[], ?::float8[]) AS s (tool, secs) WHERE s.tool = c.tool), ?)),
-                   error_class = 'LEASE_EXPIRED',
-                   updated_at = clock_timestamp()
-             WHERE c.id IN (SELECT id FROM %1$s.tool_call
-                             WHERE state IN ('STARTED', 'RECONCILING') AND lease_expires_at < clock_timestamp()
-                             ORDER BY lease_expires_at
-                             LIMIT ?
-                             FOR UPDATE SKIP LOCKED)
-            RETURNING %2$s
+            WITH moved AS (
+                UPDATE %1$s.tool_call c
+                   SET state = 'UNKNOWN', fence = c.fence + 1, lease_owner = NULL, lease_expires_at = NULL,
+                       next_attempt_at = clock_timestamp() + make_interval(secs => coalesce(
+                           (SELECT s.secs FROM unnest(?::text[], ?::float8[]) AS s (tool, secs) WHERE s.tool = c.tool), ?)),
+                       error_class = 'LEASE_EXPIRED',
+                       updated_at = clock_timestamp()
+                 WHERE c.id IN (SELECT id FROM %1$s.tool_call
+                                 WHERE state IN ('STARTED', 'RECONCILING') AND lease_expires_at < clock_timestamp()
+                                 ORDER BY lease_expires_at
+                                 LIMIT ?
+                                 FOR UPDATE SKIP LOCKED)
+                RETURNING %2$s
+            ), noted AS (
+                INSERT INTO %1$s.tool_call_attempt (call_id, fence, from_state, to_state, detail)
+                SELECT id, fence, NULL, 'UNKNOWN', 'lease expired' FROM moved
+            )
+            SELECT %2$s FROM moved ORDER BY id
             """;
     /** Extends the leases of calls a worker still holds; only rows whose (id, fence, state) still match win. */
     private static final String HEARTBEAT = """
@@ -127,16 +133,22 @@ public final class ToolCallStore {
     /** Takes UNKNOWN calls whose settle delay passed into RECONCILING, with a lease and fence of its own. */
     @SqlTransition(from = CallState.UNKNOWN, to = CallState.RECONCILING)
     private static final String CLAIM_UNKNOWN = """
-            UPDATE %1$s.tool_call c
-               SET state = 'RECONCILING', fence = c.fence + 1, lease_owner = ?,
-                   lease_expires_at = clock_timestamp() + make_interval(secs => ?), updated_at = clock_timestamp()
-             WHERE c.id IN (SELECT id FROM %1$s.tool_call
-                             WHERE state = 'UNKNOWN' AND (next_attempt_at IS NULL OR next_attempt_at <= clock_timestamp())
-                               AND tool NOT IN (SELECT tool FROM %1$s.paused_tool)
-                             ORDER BY id
-                             LIMIT ?
-                             FOR UPDATE SKIP LOCKED)
-            RETURNING %2$s
+            WITH moved AS (
+                UPDATE %1$s.tool_call c
+                   SET state = 'RECONCILING', fence = c.fence + 1, lease_owner = ?,
+                       lease_expires_at = clock_timestamp() + make_interval(secs => ?), updated_at = clock_timestamp()
+                 WHERE c.id IN (SELECT id FROM %1$s.tool_call
+                                 WHERE state = 'UNKNOWN' AND (next_attempt_at IS NULL OR next_attempt_at <= clock_timestamp())
+                                   AND tool NOT IN (SELECT tool FROM %1$s.paused_tool)
+                                 ORDER BY id
+                                 LIMIT ?
+                                 FOR UPDATE SKIP LOCKED)
+                RETURNING %2$s
+            ), noted AS (
+                INSERT INTO %1$s.tool_call_attempt (call_id, fence, from_state, to_state, detail)
+                SELECT id, fence, 'UNKNOWN', 'RECONCILING', ? FROM moved
+            )
+            SELECT %2$s FROM moved ORDER BY id
             """;
     private static final String BY_ID = """
             SELECT %2$s FROM %1$s.tool_call WHERE id = ?
@@ -361,7 +373,7 @@ public final class ToolCallStore {
         String[] tools = settleByTool.keySet().toArray(String[]::new);
         Double[] secs = java.util.Arrays.stream(tools).map(t -> settleByTool.get(t).toMillis() / 1000.0)
                 .toArray(Double[]::new);
-        List<ToolCall> swept = jdbc.query(con -> {
+        return jdbc.query(con -> {
             var ps = con.prepareStatement(sweep);
             ps.setArray(1, con.createArrayOf("text", tools));
             ps.setArray(2, con.createArrayOf("float8", secs));
@@ -369,8 +381,6 @@ public final class ToolCallStore {
             ps.setInt(4, limit);
             return ps;
         }, MAPPER);
-        swept.forEach(c -> recordHistory(c.id(), c.fence(), null, CallState.UNKNOWN, "lease expired"));
-        return swept;
     }
 
     /**
@@ -402,10 +412,8 @@ public final class ToolCallStore {
 
     /** Claims UNKNOWN calls for reconciliation (UNKNOWN→RECONCILING, fence + 1, lease). */
     public List<ToolCall> claimForReconciliation(String owner, int limit, Duration lease) {
-        List<ToolCall> claimed = jdbc.query(claimUnknown, MAPPER, owner, lease.toMillis() / 1000.0, limit);
-        claimed.forEach(c -> recordHistory(c.id(), c.fence(), CallState.UNKNOWN, CallState.RECONCILING,
-                "reconciliation claimed by " + owner));
-        return claimed;
+        return jdbc.query(claimUnknown, MAPPER, owner, lease.toMillis() / 1000.0, limit,
+                StoredText.clean("reconciliation claimed by " + owner));
     }
 
     /** The call with this id, if it still exists. */
