@@ -21,12 +21,11 @@ import org.springframework.jdbc.core.JdbcTemplate;
  */
 public final class LedgerGauges implements SmartLifecycle {
     private static final String QUERY = """
-            SELECT c.state, count(*), extract(epoch FROM clock_timestamp() - min(c.created_at)),
-                   (SELECT count(*) FROM %1$s.paused_tool)
+            SELECT c.state, count(*), extract(epoch FROM clock_timestamp() - min(c.created_at))
               FROM %1$s.tool_call c
              WHERE c.state NOT IN ('COMMITTED', 'FAILED_FINAL', 'COMPENSATED')
              GROUP BY c.state
-             UNION ALL SELECT NULL, 0, NULL, (SELECT count(*) FROM %1$s.paused_tool)
+             UNION ALL SELECT NULL, count(*), NULL FROM %1$s.paused_tool
             """;
 
     private final JdbcTemplate jdbc;
@@ -59,20 +58,21 @@ public final class LedgerGauges implements SmartLifecycle {
                 .description("tools paused after refusing credentials").register(registry);
     }
 
-    /** Reads the ledger once and sets every gauge. */
+    /** Reads the ledger once and sets every gauge (the row without a state counts paused tools). */
     public void refresh() {
         Map<CallState, Long> counts = new EnumMap<>(CallState.class);
         long[] oldestPlanned = {0};
         long[] paused = {0};
         jdbc.query(query, rs -> {
-            paused[0] = rs.getLong(4);
             String state = rs.getString(1);
-            if (state != null) {
-                CallState s = CallState.valueOf(state);
-                counts.put(s, rs.getLong(2));
-                if (s == CallState.PLANNED) {
-                    oldestPlanned[0] = Math.round(rs.getDouble(3));
-                }
+            if (state == null) {
+                paused[0] = rs.getLong(2);
+                return;
+            }
+            CallState s = CallState.valueOf(state);
+            counts.put(s, rs.getLong(2));
+            if (s == CallState.PLANNED) {
+                oldestPlanned[0] = Math.round(rs.getDouble(3));
             }
         });
         byState.forEach((s, n) -> n.set(counts.getOrDefault(s, 0L)));

@@ -1,34 +1,31 @@
 package dev.toolonce.executor.web;
 
-import dev.toolonce.executor.execution.Dispatcher;
 import dev.toolonce.executor.metrics.ExecutorStats;
-import dev.toolonce.jdbc.DatabaseProbe;
-import dev.toolonce.messaging.ConsumerContainers;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.boot.health.contributor.Status;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
-import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /** Readiness and counters. */
 @RestController
 public class ExecutorController {
-    private static final Duration DISPATCH_SILENCE = ExecutorHealth.DISPATCH_SILENCE;
-
     private final ExecutorStats stats;
-    private final DatabaseProbe database;
-    private final KafkaListenerEndpointRegistry listeners;
-    private final Dispatcher dispatcher;
+    private final Map<String, HealthIndicator> checks = new LinkedHashMap<>();
 
-    public ExecutorController(ExecutorStats stats, DatabaseProbe database, KafkaListenerEndpointRegistry listeners,
-                              Dispatcher dispatcher) {
+    /** The checks are the readiness indicators of {@link ExecutorHealth}, under the names {@code /ready} reports. */
+    public ExecutorController(ExecutorStats stats,
+                              @Qualifier("ledgerDatabaseHealthIndicator") HealthIndicator database,
+                              @Qualifier("listenersHealthIndicator") HealthIndicator listeners,
+                              @Qualifier("dispatcherHealthIndicator") HealthIndicator dispatcher) {
         this.stats = stats;
-        this.database = database;
-        this.listeners = listeners;
-        this.dispatcher = dispatcher;
+        checks.put("database", database);
+        checks.put("listeners", listeners);
+        checks.put("dispatcher", dispatcher);
     }
 
     /**
@@ -37,14 +34,12 @@ public class ExecutorController {
      */
     @GetMapping("/ready")
     public ResponseEntity<Map<String, Object>> ready() {
-        Map<String, Object> checks = new LinkedHashMap<>();
-        checks.put("database", database.getAsBoolean());
-        checks.put("listeners", ConsumerContainers.allRunning(listeners));
-        checks.put("dispatcher", dispatcher.healthy(DISPATCH_SILENCE));
-        boolean ready = checks.values().stream().allMatch(Boolean.TRUE::equals);
+        Map<String, Object> results = new LinkedHashMap<>();
+        checks.forEach((name, check) -> results.put(name, Status.UP.equals(check.health().getStatus())));
+        boolean ready = results.values().stream().allMatch(Boolean.TRUE::equals);
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("status", ready ? "ready" : "not ready");
-        body.put("checks", checks);
+        body.put("checks", results);
         return ResponseEntity.status(ready ? HttpStatus.OK : HttpStatus.SERVICE_UNAVAILABLE).body(body);
     }
 
