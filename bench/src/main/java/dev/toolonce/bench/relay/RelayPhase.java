@@ -28,6 +28,8 @@ import org.apache.kafka.common.header.Header;
 public final class RelayPhase {
     public static final String TOPIC = "toolonce.bench.relay";
     private static final int BACKLOG_TRANSACTION_ROWS = 5_000;
+    /** A marker relayed within this is taken as "the relay has nothing older left to read". */
+    private static final long SETTLED_MICROS = 50_000;
 
     private final BenchTarget target;
     private final String runId;
@@ -46,16 +48,43 @@ public final class RelayPhase {
         try (TopicWatcher watcher = new TopicWatcher(target.kafkaBootstrap(), TOPIC, RelayPhase::ceId).start()) {
             List<RelayRunResult> runs = new ArrayList<>();
             for (double rate : rates) {
+                settle(watcher);
                 System.out.printf("  relay at %.0f events/s for %d s%n", rate, each.toSeconds());
                 runs.add(atRate(watcher, rate, each));
             }
             BacklogResult drained = null;
             if (backlog > 0) {
+                settle(watcher);
                 System.out.printf("  relay backlog of %d events%n", backlog);
                 drained = backlog(watcher, backlog);
             }
             return new RelayResult(TOPIC, runs, drained);
         }
+    }
+
+    /**
+     * Waits until the relay has caught up with the WAL before a measurement starts. The relay decodes the WAL
+     * in commit order, so a marker row relayed quickly proves everything committed before it (the commit
+     * probe's transactions, the previous rate's tail) is behind the relay. Without this the first seconds of a
+     * rate measure the previous phase's backlog.
+     */
+    private void settle(TopicWatcher watcher) throws Exception {
+        BenchOutbox outbox = new BenchOutbox(TOPIC, runId);
+        long start = System.nanoTime();
+        long deadline = start + timeout.toNanos();
+        int quick = 0;
+        try (Connection c = target.connect()) {
+            for (long seq = 2_000_000_000L; quick < 3 && System.nanoTime() < deadline; seq++) {
+                String id = outbox.append(c, 1, seq).get(0);
+                c.commit();
+                long committed = System.nanoTime();
+                watcher.awaitAll(List.of(id), timeout, "settling");
+                TopicWatcher.Seen seen = watcher.seen(id);
+                quick = seen != null && (seen.nanos() - committed) / 1000 < SETTLED_MICROS ? quick + 1 : 0;
+                Thread.sleep(100);
+            }
+        }
+        System.out.printf("    relay settled in %.1f s%n", (System.nanoTime() - start) / 1e9);
     }
 
     private static TopicWatcher.Reading ceId(ConsumerRecord<byte[], byte[]> r) {
