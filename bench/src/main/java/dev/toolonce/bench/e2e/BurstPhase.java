@@ -3,10 +3,12 @@ package dev.toolonce.bench.e2e;
 import dev.toolonce.agent.publish.IntentRecords;
 import dev.toolonce.bench.BenchTarget;
 import dev.toolonce.bench.drive.BenchIntents;
+import dev.toolonce.bench.relay.RelayStatsClient;
 import dev.toolonce.bench.report.BurstResult;
 import dev.toolonce.bench.report.ResourceUse;
 import dev.toolonce.bench.resources.ResourceSampler;
 import dev.toolonce.bench.stats.Latencies;
+import dev.toolonce.bench.stats.LatencySummary;
 import dev.toolonce.bench.watch.TopicWatcher;
 import dev.toolonce.schemas.Contract;
 import java.time.Duration;
@@ -25,7 +27,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * End to end at full speed: {@code counter} intents produced straight to {@code toolonce.tool-intents} as
  * fast as the producer takes them, then every result awaited on {@code toolonce.tool-results} (matched by
  * {@code intentMessageId}). Measures calls per second from the first send to the last result, the latency
- * of each call, and the CPU and memory of every component meanwhile.
+ * of each call, the relay's own commit→ack latency over those results, and the CPU and memory of every
+ * component meanwhile.
  */
 public final class BurstPhase {
     private final BenchTarget target;
@@ -43,6 +46,8 @@ public final class BurstPhase {
         try (TopicWatcher results = new TopicWatcher(target.kafkaBootstrap(), Contract.RESULTS_TOPIC,
                 new ResultReader(intents.tenant())).start();
              KafkaProducer<byte[], byte[]> producer = producer()) {
+            RelayStatsClient relay = new RelayStatsClient(target.relayUrl());
+            boolean relayReset = resetQuietly(relay);
             resources.start();
             long first = System.nanoTime();
             AtomicReference<Exception> failure = new AtomicReference<>();
@@ -58,12 +63,13 @@ public final class BurstPhase {
             }
             System.out.printf("    produced %d intents in %d ms%n", count, (System.nanoTime() - first) / 1_000_000);
             long answered = results.awaitAll(sentAt.keySet(), timeout, "results");
-            return result(sentAt, results, answered, first, resources.stop(answered));
+            List<ResourceUse> used = resources.stop(answered);
+            return result(sentAt, results, answered, first, used, relayReset ? latencyQuietly(relay) : null);
         }
     }
 
     private static BurstResult result(Map<String, Long> sentAt, TopicWatcher results, long answered, long first,
-                                      List<ResourceUse> resources) {
+                                      List<ResourceUse> resources, LatencySummary relayLatency) {
         Latencies latencies = new Latencies();
         Map<String, Long> statuses = new TreeMap<>();
         long last = first;
@@ -77,7 +83,28 @@ public final class BurstPhase {
         }
         double seconds = (last - first) / 1e9;
         return new BurstResult(sentAt.size(), answered, sentAt.size() - answered, results.duplicates(), statuses,
-                seconds, seconds <= 0 ? 0 : answered / seconds, latencies.summary(), latencies.cdf(100), resources);
+                seconds, seconds <= 0 ? 0 : answered / seconds, latencies.summary(), latencies.cdf(100), resources,
+                relayLatency);
+    }
+
+    /** The relay's figures are a bonus here: a relay without {@code /relay/stats} must not fail the burst. */
+    private static boolean resetQuietly(RelayStatsClient relay) {
+        try {
+            relay.reset();
+            return true;
+        } catch (Exception e) {
+            System.out.println("    (the relay's commit→ack figures are not readable: " + e.getMessage() + ")");
+            return false;
+        }
+    }
+
+    private static LatencySummary latencyQuietly(RelayStatsClient relay) {
+        try {
+            return relay.latency();
+        } catch (Exception e) {
+            System.out.println("    (the relay's commit→ack figures are not readable: " + e.getMessage() + ")");
+            return null;
+        }
     }
 
     private KafkaProducer<byte[], byte[]> producer() {

@@ -16,27 +16,27 @@ import tools.jackson.databind.json.JsonMapper;
  * {@code GET /relay/stats} reads it ({@code latencyMs.{p50,p95,p99,max,count}}, {@code published}).
  * The histogram covers every source of the relay, so a run is only clean while nothing else is relayed.
  */
-final class RelayStatsClient {
+public final class RelayStatsClient {
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private final ObjectMapper json = JsonMapper.builder().build();
     private final String relayUrl;
 
-    RelayStatsClient(String relayUrl) {
+    public RelayStatsClient(String relayUrl) {
         this.relayUrl = relayUrl;
     }
 
     /** Clears the histogram. @return the {@code published} counter */
-    long reset() throws IOException, InterruptedException {
+    public long reset() throws IOException, InterruptedException {
         return call(HttpRequest.newBuilder(URI.create(relayUrl + "/relay/stats/reset"))
                 .POST(HttpRequest.BodyPublishers.noBody())).path("published").asLong();
     }
 
     /** @return the {@code published} counter */
-    long published() throws IOException, InterruptedException {
+    public long published() throws IOException, InterruptedException {
         return stats().path("published").asLong();
     }
 
-    LatencySummary latency() throws IOException, InterruptedException {
+    public LatencySummary latency() throws IOException, InterruptedException {
         JsonNode l = stats().path("latencyMs");
         return new LatencySummary(l.path("count").asLong(), l.path("p50").asDouble(), l.path("p95").asDouble(),
                 l.path("p99").asDouble(), l.path("max").asDouble());

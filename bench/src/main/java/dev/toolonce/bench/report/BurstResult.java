@@ -18,8 +18,10 @@ import java.util.Map;
  * @param latency        send → first result received by the bench
  * @param cdf            CDF of {@code latency}: points {@code [ms, fraction]}
  * @param resources      CPU and memory of each component during the burst
+ * @param relayLatency   the relay's own commit→ack latency over the burst (the executor's result events,
+ *                       relayed while the executor runs flat out); null when the relay's figures were unreadable
  */
 public record BurstResult(long intents, long results, long lost, long duplicates, Map<String, Long> statuses,
                           double seconds, double callsPerSecond, LatencySummary latency, List<double[]> cdf,
-                          List<ResourceUse> resources) {
+                          List<ResourceUse> resources, LatencySummary relayLatency) {
 }

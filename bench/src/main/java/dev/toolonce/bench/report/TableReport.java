@@ -83,6 +83,9 @@ public final class TableReport {
             BurstResult b = r.burst();
             rows.add(row("burst", b.intents() + " intents via Kafka, send→result", b.callsPerSecond(), b.latency(),
                     b.lost()));
+            if (b.relayLatency() != null) {
+                rows.add(row("burst", "relay's commit→ack meanwhile", Double.NaN, b.relayLatency(), 0));
+            }
         }
         if (r.loads() != null) {
             for (LoadStepResult s : r.loads().steps()) {

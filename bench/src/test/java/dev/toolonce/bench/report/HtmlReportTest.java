@@ -22,7 +22,7 @@ class HtmlReportTest {
                 new RelayResult("t", List.of(new RelayRunResult(10, 1, 10, 10, 10, 0, 10, L, L, CDF)),
                         new BacklogResult(10, 1, 1, 10, 10, 0)),
                 new BurstResult(10, 10, 0, 0, Map.of("COMMITTED", 10L), 1, 10, L, CDF,
-                        List.of(new ResourceUse("kafka", 1, 1.0, 100.0, 300, 310.0, null), ResourceUse.gone("outbox-relay", 200))),
+                        List.of(new ResourceUse("kafka", 1, 1.0, 100.0, 300, 310.0, null), ResourceUse.gone("outbox-relay", 200)), L),
                 new LoadResult(List.of(new LoadStepResult(250, 1, 250, 250, 250, 0, 0, 250, L, CDF)), null, null));
 
         String html = HtmlReport.html(report);
