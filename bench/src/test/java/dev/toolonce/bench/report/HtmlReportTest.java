@@ -36,7 +36,9 @@ class HtmlReportTest {
             charts++;
         }
         assertThat(charts).isEqualTo(3);
-        assertThat(new TableReport(report).rows()).hasSize(6);
+        List<String[]> rows = new TableReport(report).rows();
+        assertThat(rows).hasSize(7);
+        assertThat(rows.get(5)[1]).isEqualTo("relay's commit→ack meanwhile");
     }
 
     @Test
