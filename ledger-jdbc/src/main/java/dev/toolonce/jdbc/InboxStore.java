@@ -1,5 +1,6 @@
 package dev.toolonce.jdbc;
 
+import java.time.Duration;
 import java.util.List;
 import org.springframework.jdbc.core.JdbcTemplate;
 
@@ -16,6 +17,11 @@ public final class InboxStore {
     private static final String HASH_OF = """
             SELECT payload_hash FROM %s.inbox_message WHERE consumer_group = ? AND message_id = ?
             """;
+    private static final String PURGE = """
+            DELETE FROM %1$s.inbox_message
+             WHERE ctid IN (SELECT ctid FROM %1$s.inbox_message
+                             WHERE received_at < clock_timestamp() - make_interval(secs => ?) LIMIT ?)
+            """;
 
     /** What the inbox knew of a message. */
     public enum Seen {
@@ -30,12 +36,14 @@ public final class InboxStore {
     private final JdbcTemplate jdbc;
     private final String insert;
     private final String hashOf;
+    private final String purge;
 
     public InboxStore(JdbcTemplate jdbc, String schema) {
         this.jdbc = jdbc;
         String s = SqlNames.schema(schema);
         this.insert = INSERT.formatted(s);
         this.hashOf = HASH_OF.formatted(s);
+        this.purge = PURGE.formatted(s);
     }
 
     /** Records a message in the caller's transaction and says whether it was seen before. */
@@ -46,5 +54,16 @@ public final class InboxStore {
         }
         List<String> hashes = jdbc.queryForList(hashOf, String.class, group, messageId);
         return hashes.equals(List.of(payloadHash)) ? Seen.DUPLICATE : Seen.REUSED;
+    }
+
+    /**
+     * Forgets up to {@code limit} messages received longer than {@code retention} ago, of every consumer group
+     * (docs/protocol.md §13). A message redelivered after that is new again, so {@code retention} must outlast every
+     * redelivery of the consumed topics (the executor checks that at start-up, docs/protocol.md §13).
+     *
+     * @return how many rows went
+     */
+    public int purgeOlderThan(Duration retention, int limit) {
+        return jdbc.update(purge, retention.toMillis() / 1000.0, limit);
     }
 }

@@ -1,6 +1,7 @@
 package dev.toolonce.jdbc;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import org.springframework.jdbc.core.JdbcTemplate;
 
@@ -17,13 +18,22 @@ public final class OutboxStore {
             INSERT INTO %s.outbox_event (id, aggregate_type, aggregate_id, event_type, source, subject, payload, traceparent)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             """;
+    /** Rows leave through the WAL when they commit; the rows themselves are only kept for inspection. */
+    private static final String PURGE = """
+            DELETE FROM %1$s.outbox_event
+             WHERE id IN (SELECT id FROM %1$s.outbox_event
+                           WHERE created_at < clock_timestamp() - make_interval(secs => ?) LIMIT ?)
+            """;
 
     private final JdbcTemplate jdbc;
     private final String insert;
+    private final String purge;
 
     public OutboxStore(JdbcTemplate jdbc, String schema) {
         this.jdbc = jdbc;
-        this.insert = INSERT.formatted(SqlNames.schema(schema));
+        String s = SqlNames.schema(schema);
+        this.insert = INSERT.formatted(s);
+        this.purge = PURGE.formatted(s);
     }
 
     /**
@@ -51,6 +61,16 @@ public final class OutboxStore {
     /** @see #append(List) */
     public void append(OutboxEvent event) {
         append(List.of(event));
+    }
+
+    /**
+     * Deletes up to {@code limit} rows written longer than {@code keep} ago (docs/protocol.md §13). The relay reads
+     * the WAL, not the table, so a row's fate on Kafka does not depend on it.
+     *
+     * @return how many rows went
+     */
+    public int purgeOlderThan(Duration keep, int limit) {
+        return jdbc.update(purge, keep.toMillis() / 1000.0, limit);
     }
 
     private static void checkSize(OutboxEvent e) {

@@ -107,4 +107,16 @@ abstract class InboxStoreContract {
             Thread.currentThread().interrupt();
         }
     }
+
+    @Test
+    void aPurgedMessageIsNewAgainAndOnlyMessagesOlderThanRetentionGo() {
+        assertThat(record(inbox, "g", "m-1", "h1")).isEqualTo(Seen.NEW);
+        assertThat(record(inbox, "other", "m-2", "h2")).isEqualTo(Seen.NEW);
+
+        assertThat(inbox.purgeOlderThan(java.time.Duration.ofHours(1), 10)).as("nothing is old enough").isZero();
+        assertThat(record(inbox, "g", "m-1", "h1")).isEqualTo(Seen.DUPLICATE);
+        assertThat(inbox.purgeOlderThan(java.time.Duration.ZERO, 10)).as("every group's rows").isEqualTo(2);
+        assertThat(record(inbox, "g", "m-1", "h1")).as("forgotten: retention must outlast redelivery")
+                .isEqualTo(Seen.NEW);
+    }
 }

@@ -3,6 +3,7 @@ package dev.toolonce.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 import javax.sql.DataSource;
@@ -79,6 +80,17 @@ abstract class OutboxStoreContract {
                 .isInstanceOf(OutboxStore.PayloadTooLargeException.class);
         assertThat(payloads()).isEmpty();
         outbox.append(List.of());
+        assertThat(payloads()).isEmpty();
+    }
+
+    @Test
+    void aPurgeDeletesOnlyRowsOlderThanItsKeepInBatches() {
+        outbox.append(List.of(event(UUID.randomUUID(), "{\"n\":1}"), event(UUID.randomUUID(), "{\"n\":2}"),
+                event(UUID.randomUUID(), "{\"n\":3}")));
+
+        assertThat(outbox.purgeOlderThan(Duration.ofHours(1), 10)).as("nothing is old enough").isZero();
+        assertThat(outbox.purgeOlderThan(Duration.ZERO, 2)).as("one batch").isEqualTo(2);
+        assertThat(outbox.purgeOlderThan(Duration.ZERO, 2)).isEqualTo(1);
         assertThat(payloads()).isEmpty();
     }
 }

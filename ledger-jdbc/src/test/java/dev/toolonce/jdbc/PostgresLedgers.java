@@ -8,12 +8,14 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
 
 /**
- * Fresh PostgreSQL databases for the store contract tests, one per test, on test-support's local server. The
- * tables come from the migrations of the service that owns them (the executor's, read from its source tree),
- * so a store is tested against the DDL it runs on in production.
+ * Fresh PostgreSQL databases for the shared stores' contract tests, one per test, on test-support's local server.
+ * The tables come from the migrations of the services that own them (read from their source trees), so a store is
+ * tested against the DDL it runs on in production.
  */
 final class PostgresLedgers {
     static final String SCHEMA = "executor";
+    static final String EXECUTOR_MIGRATIONS = "tool-executor/src/main/resources/db/migration/executor";
+    static final String AGENT_MIGRATIONS = "agent/src/main/resources/db/migration/agent";
 
     private PostgresLedgers() {
     }
@@ -27,13 +29,19 @@ final class PostgresLedgers {
 
     /** A new database with the executor's schema migrated; {@code prefix} names it for a reader of pg_database. */
     static DataSource executor(String prefix) {
-        TestStack stack = TestStack.get();
-        String url = stack.freshDatabase(prefix);
-        String migrations = stack.repoRoot().resolve("tool-executor/src/main/resources/db/migration/executor").toString();
-        Flyway.configure().dataSource(url, "postgres", "").schemas(SCHEMA).defaultSchema(SCHEMA)
-                .locations("filesystem:" + migrations)
-                .placeholders(Map.of("publication", "store_contract_pub")) // a database of its own: no clash
-                .load().migrate();
+        String url = TestStack.get().freshDatabase(prefix);
+        migrate(url, SCHEMA, EXECUTOR_MIGRATIONS, "store_contract_pub"); // a database of its own: no clash
         return new DriverManagerDataSource(url, "postgres", "");
+    }
+
+    /**
+     * Migrates {@code schema} of the database at {@code url} with the migrations in {@code dir} (relative to the
+     * repository root); {@code publication} names the outbox's publication, unique within the database.
+     */
+    static void migrate(String url, String schema, String dir, String publication) {
+        String migrations = TestStack.get().repoRoot().resolve(dir).toString();
+        Flyway.configure().dataSource(url, "postgres", "").schemas(schema).defaultSchema(schema)
+                .locations("filesystem:" + migrations).placeholders(Map.of("publication", publication))
+                .load().migrate();
     }
 }

@@ -1,6 +1,6 @@
 package dev.toolonce.system;
 
-import dev.toolonce.jdbc.ToolCallStore;
+import dev.toolonce.executor.ledger.ToolCallStore;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.time.Duration;

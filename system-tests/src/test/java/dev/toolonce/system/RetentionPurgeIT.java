@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.toolonce.core.call.CallScope;
 import dev.toolonce.executor.retention.RetentionPurger;
-import dev.toolonce.jdbc.ToolCallStore;
+import dev.toolonce.executor.ledger.ToolCallStore;
 import dev.toolonce.testsupport.TestStack;
 import java.time.Duration;
 import java.util.Map;

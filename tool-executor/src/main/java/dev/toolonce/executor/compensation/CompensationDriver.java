@@ -6,9 +6,8 @@ import dev.toolonce.core.call.ToolCall;
 import dev.toolonce.executor.execution.CallFinisher;
 import dev.toolonce.executor.schedule.Periodic;
 import dev.toolonce.executor.metrics.ExecutorStats;
-import dev.toolonce.jdbc.CompensationStore;
-import dev.toolonce.jdbc.ToolCallStore;
-import dev.toolonce.jdbc.ToolCallStore.Finish;
+import dev.toolonce.executor.ledger.ToolCallStore;
+import dev.toolonce.executor.ledger.Finish;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Optional;
@@ -46,17 +45,15 @@ public final class CompensationDriver implements SmartLifecycle {
     private static final Finish TO_COMPENSATING = Finish.compensating(null, null, null);
 
     private final ToolCallStore calls;
-    private final CompensationStore compensations;
     private final CallFinisher finisher;
     private final TransactionTemplate tx;
     private final ExecutorStats stats;
     private final Duration interval;
     private final Periodic timer = new Periodic("compensations");
 
-    public CompensationDriver(ToolCallStore calls, CompensationStore compensations, CallFinisher finisher,
-                              TransactionTemplate tx, ExecutorStats stats, Duration interval) {
+    public CompensationDriver(ToolCallStore calls, CallFinisher finisher, TransactionTemplate tx, ExecutorStats stats,
+                              Duration interval) {
         this.calls = calls;
-        this.compensations = compensations;
         this.finisher = finisher;
         this.tx = tx;
         this.stats = stats;
@@ -66,16 +63,16 @@ public final class CompensationDriver implements SmartLifecycle {
     /** One release and one settle round; public for tests that drive it by hand. @return calls moved or released */
     public int tick() {
         int n = 0;
-        for (CompensationStore.Held h : compensations.held(BATCH)) {
+        for (ToolCallStore.HeldCompensation h : calls.heldCompensations(BATCH)) {
             n += safely(() -> release(h));
         }
-        for (CompensationStore.Pair p : compensations.settled(BATCH)) {
+        for (ToolCallStore.CompensatingOriginal p : calls.settledCompensations(BATCH)) {
             n += safely(() -> settle(p));
         }
         return n;
     }
 
-    private int release(CompensationStore.Held held) {
+    private int release(ToolCallStore.HeldCompensation held) {
         return tx.execute(s -> {
             Optional<ToolCall> original = calls.findForShare(Compensation.originalOf(held.scope()));
             if (original.isPresent() && WAIT.contains(original.get().state())) {
@@ -91,11 +88,11 @@ public final class CompensationDriver implements SmartLifecycle {
                 stats.transition(CallState.COMMITTED, CallState.COMPENSATING);
                 log.info("compensating call {} ({}), external id {}", o.id(), o.scope(), o.externalObjectId());
             }
-            return compensations.release(held.id()) ? 1 : 0;
+            return calls.releaseCompensation(held.id()) ? 1 : 0;
         });
     }
 
-    private int settle(CompensationStore.Pair pair) {
+    private int settle(ToolCallStore.CompensatingOriginal pair) {
         boolean undone = pair.compensationState() == CallState.COMMITTED;
         Finish f = undone
                 ? Finish.compensated()

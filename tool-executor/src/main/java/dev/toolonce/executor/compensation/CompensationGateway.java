@@ -10,7 +10,7 @@ import dev.toolonce.core.outcome.LookupOutcome;
 import dev.toolonce.core.outcome.ToolOutcome;
 import dev.toolonce.executor.adapter.AdapterRegistry;
 import dev.toolonce.executor.execution.ToolGateway;
-import dev.toolonce.jdbc.ToolCallStore;
+import dev.toolonce.executor.ledger.ToolCallStore;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;

@@ -17,11 +17,12 @@ import org.springframework.kafka.core.KafkaAdmin;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import dev.toolonce.executor.execution.Dispatcher;
-import dev.toolonce.executor.pause.ToolPauses;
+import dev.toolonce.executor.ledger.PausedToolStore;
+import dev.toolonce.executor.ledger.ReviewAuditStore;
+import dev.toolonce.executor.ledger.TaskHoldStore;
 import dev.toolonce.executor.adapter.AdapterRegistry;
 import dev.toolonce.executor.compensation.CompensationDriver;
 import dev.toolonce.executor.compensation.CompensationGateway;
-import dev.toolonce.jdbc.CompensationStore;
 import dev.toolonce.executor.retention.TaskHolds;
 import dev.toolonce.executor.adapter.HttpAdapterFactory;
 import dev.toolonce.executor.execution.ToolGateway;
@@ -36,8 +37,8 @@ import dev.toolonce.executor.metrics.LedgerGauges;
 import dev.toolonce.jdbc.DatabaseProbe;
 import dev.toolonce.jdbc.InboxStore;
 import dev.toolonce.jdbc.OutboxStore;
-import dev.toolonce.jdbc.PendingReplyStore;
-import dev.toolonce.jdbc.ToolCallStore;
+import dev.toolonce.executor.ledger.PendingReplyStore;
+import dev.toolonce.executor.ledger.ToolCallStore;
 import dev.toolonce.schemas.ContractValidator;
 import dev.toolonce.schemas.EventCodec;
 import java.time.Clock;
@@ -110,19 +111,14 @@ public class ExecutorConfiguration {
     /** docs/protocol.md §13: open tasks' calls are kept from the purge, from the agents' task events. */
     @Bean
     TaskHolds taskHolds(JdbcTemplate jdbc, ExecutorProperties p) {
-        return new TaskHolds(jdbc, p.schema());
-    }
-
-    @Bean
-    CompensationStore compensationStore(JdbcTemplate jdbc, ExecutorProperties p) {
-        return new CompensationStore(jdbc, p.schema());
+        return new TaskHolds(new TaskHoldStore(jdbc, p.schema()));
     }
 
     /** docs/protocol.md §17: releases held compensations and settles their originals, every reconcile interval. */
     @Bean
-    CompensationDriver compensationDriver(ToolCallStore calls, CompensationStore compensations, CallFinisher finisher,
-                                          TransactionTemplate tx, ExecutorStats stats, ExecutorProperties p) {
-        return new CompensationDriver(calls, compensations, finisher, tx, stats, p.reconcileInterval());
+    CompensationDriver compensationDriver(ToolCallStore calls, CallFinisher finisher, TransactionTemplate tx,
+                                          ExecutorStats stats, ExecutorProperties p) {
+        return new CompensationDriver(calls, finisher, tx, stats, p.reconcileInterval());
     }
 
     @Bean
@@ -141,13 +137,13 @@ public class ExecutorConfiguration {
     }
 
     @Bean
-    ToolPauses toolPauses(JdbcTemplate jdbc, ExecutorProperties p) {
-        return new ToolPauses(jdbc, p.schema());
+    PausedToolStore pausedToolStore(JdbcTemplate jdbc, ExecutorProperties p) {
+        return new PausedToolStore(jdbc, p.schema());
     }
 
     @Bean
     Completion completion(ToolCallStore calls, CallFinisher finisher, ToolGateway gateway, RetryPolicy retry,
-                          RetryBudget budget, TransactionTemplate tx, ExecutorStats stats, ToolPauses pauses) {
+                          RetryBudget budget, TransactionTemplate tx, ExecutorStats stats, PausedToolStore pauses) {
         return new Completion(calls, finisher, gateway, retry, budget, tx, stats, pauses);
     }
 
@@ -190,15 +186,15 @@ public class ExecutorConfiguration {
 
     @Bean
     ReviewService reviewService(ToolCallStore calls, CallFinisher finisher, JdbcTemplate jdbc, TransactionTemplate tx,
-                                ExecutorStats stats, ExecutorProperties p, CompensationStore compensations) {
-        return new ReviewService(calls, finisher, jdbc, tx, stats, p.schema(), compensations);
+                                ExecutorStats stats, ExecutorProperties p) {
+        return new ReviewService(calls, finisher, new ReviewAuditStore(jdbc, p.schema()), tx, stats);
     }
 
     @Bean
     Intake intake(JdbcTemplate jdbc, ToolCallStore calls, PendingReplyStore pending, ResultEvents results,
-                  ToolGateway gateway, ExecutorProperties p, Clock clock, CompensationStore compensations) {
+                  ToolGateway gateway, ExecutorProperties p, Clock clock) {
         return new Intake(p.consumerGroup(), new InboxStore(jdbc, p.schema()), calls, pending, results, gateway,
-                new Decider(p.acceptanceWindow()), clock, compensations);
+                new Decider(p.acceptanceWindow()), clock);
     }
 
     @Bean

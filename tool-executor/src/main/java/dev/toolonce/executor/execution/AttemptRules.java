@@ -2,7 +2,7 @@ package dev.toolonce.executor.execution;
 
 import dev.toolonce.core.outcome.ToolOutcome;
 import dev.toolonce.core.retry.RetryPolicy;
-import dev.toolonce.jdbc.ToolCallStore.Finish;
+import dev.toolonce.executor.ledger.Finish;
 import java.time.Duration;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;

@@ -6,10 +6,10 @@ import dev.toolonce.core.call.ToolCall;
 import dev.toolonce.core.outcome.ToolOutcome;
 import dev.toolonce.core.retry.RetryBudget;
 import dev.toolonce.core.retry.RetryPolicy;
-import dev.toolonce.executor.pause.ToolPauses;
+import dev.toolonce.executor.ledger.PausedToolStore;
 import dev.toolonce.executor.metrics.ExecutorStats;
-import dev.toolonce.jdbc.ToolCallStore;
-import dev.toolonce.jdbc.ToolCallStore.Finish;
+import dev.toolonce.executor.ledger.ToolCallStore;
+import dev.toolonce.executor.ledger.Finish;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
@@ -51,10 +51,10 @@ public final class Completion {
     private final AttemptRules rules;
     private final TransactionTemplate tx;
     private final ExecutorStats stats;
-    private final ToolPauses pauses;
+    private final PausedToolStore pauses;
 
     public Completion(ToolCallStore calls, CallFinisher finisher, ToolGateway tools, RetryPolicy retry,
-                      RetryBudget budget, TransactionTemplate tx, ExecutorStats stats, ToolPauses pauses) {
+                      RetryBudget budget, TransactionTemplate tx, ExecutorStats stats, PausedToolStore pauses) {
         this.budget = budget;
         this.pauses = pauses;
         this.calls = calls;

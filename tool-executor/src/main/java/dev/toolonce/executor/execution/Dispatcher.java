@@ -6,7 +6,7 @@ import dev.toolonce.executor.faults.FaultPoints;
 import dev.toolonce.executor.schedule.Periodic;
 import dev.toolonce.executor.metrics.ExecutorStats;
 import dev.toolonce.core.outcome.ToolOutcome;
-import dev.toolonce.jdbc.ToolCallStore;
+import dev.toolonce.executor.ledger.ToolCallStore;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

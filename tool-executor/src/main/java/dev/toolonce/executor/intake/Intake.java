@@ -12,11 +12,10 @@ import dev.toolonce.core.hash.RequestHasher;
 import dev.toolonce.executor.execution.ToolGateway;
 import dev.toolonce.executor.results.ResultEvents;
 import dev.toolonce.executor.results.ResultEvents.Addressee;
-import dev.toolonce.jdbc.CompensationStore;
 import dev.toolonce.jdbc.InboxStore;
-import dev.toolonce.jdbc.PendingReplyStore;
-import dev.toolonce.jdbc.PendingReplyStore.PendingReply;
-import dev.toolonce.jdbc.ToolCallStore;
+import dev.toolonce.executor.ledger.PendingReplyStore;
+import dev.toolonce.executor.ledger.PendingReplyStore.PendingReply;
+import dev.toolonce.executor.ledger.ToolCallStore;
 import dev.toolonce.schemas.ToolIntent;
 import java.time.Clock;
 import java.time.Instant;
@@ -41,21 +40,10 @@ public final class Intake {
     private final Decider decider;
     private final RequestHasher hasher = new RequestHasher();
     private final Clock clock;
-    private final CompensationStore compensations;
 
+    /** A planned compensation is held until its original can be compensated (docs/protocol.md §17). */
     public Intake(String consumerGroup, InboxStore inbox, ToolCallStore calls, PendingReplyStore pending,
                   ResultEvents results, ToolGateway tools, Decider decider, Clock clock) {
-        this(consumerGroup, inbox, calls, pending, results, tools, decider, clock, null);
-    }
-
-    /**
-     * @param compensations holds planned compensations until their original can be compensated
-     *                      (docs/protocol.md §17); null when compensations are not driven
-     */
-    public Intake(String consumerGroup, InboxStore inbox, ToolCallStore calls, PendingReplyStore pending,
-                  ResultEvents results, ToolGateway tools, Decider decider, Clock clock,
-                  CompensationStore compensations) {
-        this.compensations = compensations;
         this.consumerGroup = consumerGroup;
         this.inbox = inbox;
         this.calls = calls;
@@ -115,8 +103,8 @@ public final class Intake {
         for (int tries = 0; tries < 2; tries++) {
             Optional<ToolCall> planned = calls.insertPlanned(call);
             if (planned.isPresent()) {
-                if (compensations != null && Compensation.isCompensation(scope)) {
-                    compensations.hold(planned.get().id()); // released once the original is COMPENSATING
+                if (Compensation.isCompensation(scope)) {
+                    calls.holdCompensation(planned.get().id()); // released once the original is COMPENSATING
                 }
                 return Disposition.PLANNED;
             }

@@ -1,6 +1,7 @@
 package dev.toolonce.executor.pause;
 
 import dev.toolonce.executor.execution.Dispatcher;
+import dev.toolonce.executor.ledger.PausedToolStore;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -12,10 +13,10 @@ import org.springframework.web.bind.annotation.RestController;
 /** The operator API behind {@code ./toolonce tools paused | resume <tool>}. */
 @RestController
 public class ToolPauseController {
-    private final ToolPauses pauses;
+    private final PausedToolStore pauses;
     private final Dispatcher dispatcher;
 
-    public ToolPauseController(ToolPauses pauses, Dispatcher dispatcher) {
+    public ToolPauseController(PausedToolStore pauses, Dispatcher dispatcher) {
         this.pauses = pauses;
         this.dispatcher = dispatcher;
     }

@@ -1,11 +1,11 @@
 package dev.toolonce.executor.retention;
 
+import dev.toolonce.executor.ledger.TaskHoldStore;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.kafka.annotation.KafkaListener;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -13,32 +13,19 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * docs/protocol.md §13: the ledger rows of a task the agent reports open are never purged — a saga may still need
  * to compensate a step committed long ago. The agent publishes its tasks' states on the task topic
- * ({@code toolonce.agent-tasks}, docs/agent-tasks.md); this keeps one row per task in {@code task_hold}, the newest
- * {@code version} winning, so redeliveries and reordering cannot reopen a closed task or close an open one early.
- * {@link RetentionPurger} skips every call of an open task. A record that cannot be read is logged and skipped: it
- * holds nothing, and blocking the partition would hold every task behind it.
+ * ({@code toolonce.agent-tasks}, docs/agent-tasks.md); this listener keeps one row per task in {@code task_hold}
+ * through {@link TaskHoldStore}, the newest {@code version} winning, so redeliveries and reordering cannot reopen a
+ * closed task or close an open one early. {@link RetentionPurger} skips every call of an open task. A record that
+ * cannot be read is logged and skipped: it holds nothing, and blocking the partition would hold every task behind it.
  */
 public final class TaskHolds {
     private static final Logger log = LoggerFactory.getLogger(TaskHolds.class);
     private static final JsonMapper JSON = JsonMapper.builder().build();
-    private static final String UPSERT = """
-            INSERT INTO %s.task_hold AS h (tenant_id, task_id, version, open) VALUES (?, ?, ?, ?)
-            ON CONFLICT (tenant_id, task_id) DO UPDATE
-               SET version = EXCLUDED.version, open = EXCLUDED.open, updated_at = clock_timestamp()
-             WHERE h.version < EXCLUDED.version
-            """;
 
-    private final JdbcTemplate jdbc;
-    private final String upsert;
+    private final TaskHoldStore store;
 
-    public TaskHolds(JdbcTemplate jdbc, String schema) {
-        this.jdbc = jdbc;
-        this.upsert = UPSERT.formatted(schema);
-    }
-
-    /** Records a task's state if it is newer than what is held. Idempotent. */
-    public void apply(String tenantId, String taskId, long version, boolean open) {
-        jdbc.update(upsert, tenantId, taskId, version, open);
+    public TaskHolds(TaskHoldStore store) {
+        this.store = store;
     }
 
     @KafkaListener(id = "task-holds", topics = "${toolonce.executor.tasks-topic:toolonce.agent-tasks}",
@@ -56,7 +43,7 @@ public final class TaskHolds {
                 log.warn("task event at {}-{}@{} is not readable; skipped", r.topic(), r.partition(), r.offset());
                 continue;
             }
-            apply(n.get("tenantId").asString(), n.get("taskId").asString(), n.get("version").asLong(),
+            store.apply(n.get("tenantId").asString(), n.get("taskId").asString(), n.get("version").asLong(),
                     n.get("open").asBoolean());
         }
     }

@@ -3,61 +3,43 @@ package dev.toolonce.executor.review;
 import dev.toolonce.core.call.Compensation;
 import dev.toolonce.core.hash.ProviderKey;
 import dev.toolonce.core.hash.RequestHasher;
-import dev.toolonce.jdbc.CompensationStore;
-
 import dev.toolonce.core.call.CallScope;
 import dev.toolonce.core.call.CallState;
 import dev.toolonce.core.call.ToolCall;
 import dev.toolonce.executor.execution.CallFinisher;
 import dev.toolonce.executor.execution.Completion;
 import dev.toolonce.executor.metrics.ExecutorStats;
-import dev.toolonce.jdbc.ToolCallStore;
-import dev.toolonce.jdbc.ToolCallStore.Finish;
+import dev.toolonce.executor.ledger.ToolCallStore;
+import dev.toolonce.executor.ledger.Finish;
+import dev.toolonce.executor.ledger.ReviewAuditStore;
 import java.time.Duration;
 import java.util.List;
-import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Human decisions on calls in NEEDS_REVIEW (docs/protocol.md §16): commit with the external id the operator
  * found, retry (after the operator reconciled by hand), fail, or compensate (undo the effect through the tool's
  * compensation, docs/protocol.md §17). Each resolution is a guarded transition,
- * an audit row and — for commit and fail — a result event, all in one transaction.
+ * an audit row ({@link ReviewAuditStore}) and — for commit and fail — a result event, all in one transaction.
  */
 public final class ReviewService {
-    private static final String AUDIT = """
-            INSERT INTO %s.review_audit (call_id, scope, action, external_id, operator, note, fence)
-            VALUES (?, ?, ?, ?, ?, ?, ?)
-            """;
-
     /** What the operator decided. */
     public enum Action { COMMIT, RETRY, FAIL, COMPENSATE }
 
     private final ToolCallStore calls;
     private final CallFinisher finisher;
-    private final JdbcTemplate jdbc;
+    private final ReviewAuditStore audit;
     private final TransactionTemplate tx;
     private final ExecutorStats stats;
-    private final String audit;
-
-    private final CompensationStore compensations;
     private final RequestHasher hasher = new RequestHasher();
 
-    public ReviewService(ToolCallStore calls, CallFinisher finisher, JdbcTemplate jdbc, TransactionTemplate tx,
-                         ExecutorStats stats, String schema) {
-        this(calls, finisher, jdbc, tx, stats, schema, null);
-    }
-
-    /** @param compensations needed for {@link Action#COMPENSATE}; null refuses that action */
-    public ReviewService(ToolCallStore calls, CallFinisher finisher, JdbcTemplate jdbc, TransactionTemplate tx,
-                         ExecutorStats stats, String schema, CompensationStore compensations) {
-        this.compensations = compensations;
+    public ReviewService(ToolCallStore calls, CallFinisher finisher, ReviewAuditStore audit, TransactionTemplate tx,
+                         ExecutorStats stats) {
         this.calls = calls;
         this.finisher = finisher;
-        this.jdbc = jdbc;
+        this.audit = audit;
         this.tx = tx;
         this.stats = stats;
-        this.audit = AUDIT.formatted(schema);
     }
 
     /** Calls waiting for a human, oldest first. */
@@ -93,7 +75,7 @@ public final class ReviewService {
             if (action == Action.COMPENSATE) {
                 planCompensation(done);
             }
-            jdbc.update(audit, call.id(), scope.recordKey(), action.name().toLowerCase(), externalId, operator, note,
+            audit.record(call.id(), scope.recordKey(), action.name().toLowerCase(), externalId, operator, note,
                     call.fence());
             stats.review(action.name().toLowerCase());
             return done;
@@ -118,9 +100,6 @@ public final class ReviewService {
      * found), never a compensation itself, and only where the tool can compensate.
      */
     private void refuseCompensation(ToolCall call, String externalId) {
-        if (compensations == null) {
-            throw new IllegalStateException("compensate is not available in this executor");
-        }
         if (Compensation.isCompensation(call.scope())) {
             throw new IllegalArgumentException(call.scope() + " is a compensation; commit, retry or fail it");
         }
@@ -142,7 +121,7 @@ public final class ReviewService {
                 args.toString(),
                 original.taskId(), original.stepId(), original.intentMessageId());
         if (calls.insertPlanned(c).isEmpty()) {
-            calls.find(scope).ifPresent(existing -> compensations.release(existing.id()));
+            calls.find(scope).ifPresent(existing -> calls.releaseCompensation(existing.id()));
         }
     }
 

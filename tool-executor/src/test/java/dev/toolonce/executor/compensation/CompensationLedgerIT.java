@@ -20,14 +20,15 @@ import dev.toolonce.core.retry.RetryPolicy;
 import dev.toolonce.executor.adapter.AdapterRegistry;
 import dev.toolonce.executor.execution.CallFinisher;
 import dev.toolonce.executor.execution.Completion;
-import dev.toolonce.executor.pause.ToolPauses;
+import dev.toolonce.executor.ledger.Finish;
+import dev.toolonce.executor.ledger.PausedToolStore;
+import dev.toolonce.executor.ledger.ReviewAuditStore;
 import dev.toolonce.executor.results.ResultEvents;
 import dev.toolonce.executor.review.ReviewService;
 import dev.toolonce.executor.metrics.ExecutorStats;
-import dev.toolonce.jdbc.CompensationStore;
 import dev.toolonce.jdbc.OutboxStore;
-import dev.toolonce.jdbc.PendingReplyStore;
-import dev.toolonce.jdbc.ToolCallStore;
+import dev.toolonce.executor.ledger.PendingReplyStore;
+import dev.toolonce.executor.ledger.ToolCallStore;
 import dev.toolonce.schemas.EventCodec;
 import dev.toolonce.testsupport.TestStack;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -59,7 +60,6 @@ class CompensationLedgerIT {
     private JdbcTemplate jdbc;
     private TransactionTemplate tx;
     private ToolCallStore calls;
-    private CompensationStore holds;
     private Completion completion;
     private CompensationGateway gateway;
     private CompensationDriver driver;
@@ -75,7 +75,6 @@ class CompensationLedgerIT {
         jdbc = new JdbcTemplate(ds);
         tx = new TransactionTemplate(new DataSourceTransactionManager(ds));
         calls = new ToolCallStore(jdbc, SCHEMA);
-        holds = new CompensationStore(jdbc, SCHEMA);
         CallFinisher finisher = new CallFinisher(calls, new PendingReplyStore(jdbc, SCHEMA), new ResultEvents(
                 new OutboxStore(jdbc, SCHEMA), new EventCodec(), "results", "/it/executor", Clock.systemUTC()));
         ExecutorStats stats = new ExecutorStats(new SimpleMeterRegistry());
@@ -83,9 +82,9 @@ class CompensationLedgerIT {
         RetryPolicy retry = new RetryPolicy(Duration.ofMillis(50), Duration.ofMillis(100), 3);
         completion = new Completion(calls, finisher, gateway, retry,
                 new RetryBudget(10_000, Duration.ofMinutes(1), Clock.systemUTC()), tx, stats,
-                new ToolPauses(jdbc, SCHEMA));
-        driver = new CompensationDriver(calls, holds, finisher, tx, stats, Duration.ofMillis(50));
-        reviews = new ReviewService(calls, finisher, jdbc, tx, stats, SCHEMA, holds);
+                new PausedToolStore(jdbc, SCHEMA));
+        driver = new CompensationDriver(calls, finisher, tx, stats, Duration.ofMillis(50));
+        reviews = new ReviewService(calls, finisher, new ReviewAuditStore(jdbc, SCHEMA), tx, stats);
     }
 
     @Test
@@ -119,13 +118,12 @@ class CompensationLedgerIT {
         ToolCall comp = planCompensation(charge.scope());
 
         driver.tick();
-        assertThat(holds.held(10)).extracting(CompensationStore.Held::id).containsExactly(comp.id());
+        assertThat(calls.heldCompensations(10)).extracting(ToolCallStore.HeldCompensation::id).containsExactly(comp.id());
         assertThat(claimAll()).isEmpty();
 
         // reconciled: found — the original commits with its id, then the compensation may go
         ToolCall unknown = calls.findById(charge.id()).orElseThrow();
-        tx.execute(s -> calls.finish(unknown, CallState.UNKNOWN, new ToolCallStore.Finish(CallState.COMMITTED, "ch_2",
-                null, null, null, null, null, true)));
+        tx.execute(s -> calls.finish(unknown, CallState.UNKNOWN, Finish.committed("ch_2", null)));
         driver.tick();
         assertThat(state(charge)).isEqualTo(CallState.COMPENSATING);
         assertThat(claimOne(comp.scope()).id()).isEqualTo(comp.id());
@@ -216,7 +214,7 @@ class CompensationLedgerIT {
             ToolCall c = calls.insertPlanned(new ToolCallStore.NewCall(scope, ProviderKey.of(scope),
                     new RequestHash("sha256:" + "1".repeat(64)), "{}", "task-1", "1-comp", "mc-" + scope))
                     .orElseThrow();
-            assertThat(holds.hold(c.id())).isTrue();
+            assertThat(calls.holdCompensation(c.id())).isTrue();
             return c;
         });
     }

@@ -6,7 +6,7 @@ import dev.toolonce.core.call.CallState;
 import dev.toolonce.core.call.Transitions;
 import dev.toolonce.core.outcome.ToolOutcome;
 import dev.toolonce.core.retry.RetryPolicy;
-import dev.toolonce.jdbc.ToolCallStore.Finish;
+import dev.toolonce.executor.ledger.Finish;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;

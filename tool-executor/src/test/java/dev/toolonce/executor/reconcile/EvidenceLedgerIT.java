@@ -19,14 +19,15 @@ import dev.toolonce.executor.execution.AttemptRules;
 import dev.toolonce.executor.execution.CallFinisher;
 import dev.toolonce.executor.execution.Completion;
 import dev.toolonce.executor.execution.ToolGateway;
-import dev.toolonce.executor.pause.ToolPauses;
+import dev.toolonce.executor.ledger.PausedToolStore;
+import dev.toolonce.executor.ledger.ReviewAuditStore;
 import dev.toolonce.executor.results.ResultEvents;
 import dev.toolonce.executor.review.ReviewService;
 import dev.toolonce.executor.metrics.ExecutorStats;
 import dev.toolonce.jdbc.OutboxStore;
-import dev.toolonce.jdbc.PendingReplyStore;
-import dev.toolonce.jdbc.ToolCallStore;
-import dev.toolonce.jdbc.ToolCallStore.Finish;
+import dev.toolonce.executor.ledger.PendingReplyStore;
+import dev.toolonce.executor.ledger.ToolCallStore;
+import dev.toolonce.executor.ledger.Finish;
 import dev.toolonce.schemas.EventCodec;
 import dev.toolonce.testsupport.TestStack;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -69,7 +70,7 @@ class EvidenceLedgerIT {
     private Completion completion;
     private Reconciler reconciler;
     private ReviewService reviews;
-    private ToolPauses pauses;
+    private PausedToolStore pauses;
     private ExecutorStats stats;
     private RetryPolicy retry;
     private RetryBudget budget;
@@ -88,12 +89,12 @@ class EvidenceLedgerIT {
         finisher = new CallFinisher(calls, new PendingReplyStore(jdbc, SCHEMA), new ResultEvents(
                 new OutboxStore(jdbc, SCHEMA), new EventCodec(), "results", "/it/executor", Clock.systemUTC()));
         stats = new ExecutorStats(meters);
-        pauses = new ToolPauses(jdbc, SCHEMA);
+        pauses = new PausedToolStore(jdbc, SCHEMA);
         retry = new RetryPolicy(Duration.ofMillis(50), Duration.ofMillis(100), MAX_ATTEMPTS);
         budget = new RetryBudget(10_000, Duration.ofMinutes(1), Clock.systemUTC());
         completion = new Completion(calls, finisher, tools, retry, budget, tx, stats, pauses);
         reconciler = reconciler(Duration.ofSeconds(30));
-        reviews = new ReviewService(calls, finisher, jdbc, tx, stats, SCHEMA);
+        reviews = new ReviewService(calls, finisher, new ReviewAuditStore(jdbc, SCHEMA), tx, stats);
     }
 
     @AfterEach
@@ -153,8 +154,8 @@ class EvidenceLedgerIT {
     @Test
     void aLateAppliedCommitsACallThatAwaitsReview() {
         ToolCall attempt = planAndClaim("payments", "late-review");
-        tx.execute(s -> finisher.finish(attempt, CallState.STARTED, new Finish(CallState.NEEDS_REVIEW, null, null,
-                "UNKNOWN_OUTCOME", "OUTCOME_UNKNOWN", "cannot tell", null, true)));
+        tx.execute(s -> finisher.finish(attempt, CallState.STARTED, Finish.review(
+                "UNKNOWN_OUTCOME", "OUTCOME_UNKNOWN", "cannot tell")));
 
         // the same attempt's Applied arrives after its guard moved on
         Optional<ToolCall> recorded = completion.record(attempt, new ToolOutcome.Applied("ch_late", "{\"id\":\"ch_late\"}"));
@@ -169,8 +170,8 @@ class EvidenceLedgerIT {
     @Test
     void aLateAppliedOnAFailedFinalCallRaisesTheDuplicateAlarmAndAnOperatorRetryIsRefused() {
         ToolCall attempt = planAndClaim("payments", "late-final");
-        tx.execute(s -> finisher.finish(attempt, CallState.STARTED, new Finish(CallState.FAILED_FINAL, null, null,
-                "RETRYABLE", "RETRIES_EXHAUSTED", "gave up", null, true)));
+        tx.execute(s -> finisher.finish(attempt, CallState.STARTED, Finish.failedFinal(
+                "RETRYABLE", "RETRIES_EXHAUSTED", "gave up")));
 
         completion.record(attempt, new ToolOutcome.Applied("ch_after_final", null));
 
@@ -190,10 +191,14 @@ class EvidenceLedgerIT {
         ToolCall evidenced = planAndClaim("email", "evidence");
         ToolCall withId = planAndClaim("email", "with-id");
         ToolCall clean = planAndClaim("email", "clean");
-        for (ToolCall c : List.of(evidenced, withId, clean)) {
-            tx.execute(s -> finisher.finish(c, CallState.STARTED, new Finish(CallState.NEEDS_REVIEW,
-                    c == withId ? "em_1" : null, null, "UNKNOWN_OUTCOME", "OUTCOME_UNKNOWN", "?", null, true)));
+        for (ToolCall c : List.of(evidenced, clean)) {
+            tx.execute(s -> finisher.finish(c, CallState.STARTED,
+                    Finish.review("UNKNOWN_OUTCOME", "OUTCOME_UNKNOWN", "?")));
         }
+        // in review with an external id: committed em_1, then sent to review (the duplicate alarm's path)
+        tx.execute(s -> finisher.finish(withId, CallState.STARTED, Finish.committed("em_1", null))
+                .flatMap(c -> finisher.finish(c, CallState.COMMITTED, Finish.review("DUPLICATE", "DUPLICATE_EFFECT", "?")))
+                .orElseThrow());
         calls.noteEvidence(current(evidenced), "late Applied em_9 from fenced-out attempt at fence 1");
 
         assertThatThrownBy(() -> reviews.resolve(evidenced.scope(), ReviewService.Action.RETRY, null, "op", null))

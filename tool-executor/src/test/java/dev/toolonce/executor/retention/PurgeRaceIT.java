@@ -7,7 +7,7 @@ import dev.toolonce.core.call.CallScope;
 import dev.toolonce.core.call.ToolCall;
 import dev.toolonce.core.hash.ProviderKey;
 import dev.toolonce.core.hash.RequestHash;
-import dev.toolonce.jdbc.ToolCallStore;
+import dev.toolonce.executor.ledger.ToolCallStore;
 import dev.toolonce.testsupport.TestStack;
 import java.sql.Connection;
 import java.sql.DriverManager;

@@ -5,7 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.toolonce.core.call.CallScope;
 import dev.toolonce.core.hash.ProviderKey;
 import dev.toolonce.core.hash.RequestHash;
-import dev.toolonce.jdbc.ToolCallStore;
+import dev.toolonce.executor.ledger.TaskHoldStore;
+import dev.toolonce.executor.ledger.ToolCallStore;
 import dev.toolonce.testsupport.TestStack;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -38,7 +39,7 @@ class TaskHoldPurgeIT {
                 .load().migrate();
         jdbc = new JdbcTemplate(new DriverManagerDataSource(url, "postgres", ""));
         calls = new ToolCallStore(jdbc, SCHEMA);
-        holds = new TaskHolds(jdbc, SCHEMA);
+        holds = new TaskHolds(new TaskHoldStore(jdbc, SCHEMA));
         purger = new RetentionPurger(jdbc, SCHEMA, Duration.ofDays(8), Duration.ofDays(1), 100);
     }
 

@@ -1,4 +1,4 @@
-package dev.toolonce.jdbc;
+package dev.toolonce.executor.ledger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -10,7 +10,6 @@ import dev.toolonce.core.call.IllegalTransitionException;
 import dev.toolonce.core.call.ToolCall;
 import dev.toolonce.core.hash.ProviderKey;
 import dev.toolonce.core.hash.RequestHash;
-import dev.toolonce.jdbc.ToolCallStore.Finish;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -67,12 +66,11 @@ abstract class ToolCallStoreContract {
     }
 
     private static Finish committed(String externalId) {
-        return new Finish(CallState.COMMITTED, externalId, "{\"ok\":true}", null, null, null, null, true);
+        return Finish.committed(externalId, "{\"ok\":true}");
     }
 
     private static Finish retryable() {
-        return new Finish(CallState.FAILED_RETRYABLE, null, null, "RETRYABLE", "HTTP_429", "slow down",
-                Duration.ZERO, false);
+        return Finish.retryIn(Duration.ZERO, "RETRYABLE", "HTTP_429", "slow down");
     }
 
     @Test
@@ -216,8 +214,7 @@ abstract class ToolCallStoreContract {
         planned("now");
         for (ToolCall c : calls.claim("w-1", 2, LEASE)) {
             Duration wait = c.scope().idempotencyKey().equals("later") ? Duration.ofHours(1) : Duration.ZERO;
-            calls.finish(c, CallState.STARTED, new Finish(CallState.FAILED_RETRYABLE, null, null, "RETRYABLE",
-                    "HTTP_429", "slow down", wait, false)).orElseThrow();
+            calls.finish(c, CallState.STARTED, Finish.retryIn(wait, "RETRYABLE", "HTTP_429", "slow down")).orElseThrow();
         }
 
         List<ToolCall> again = calls.claim("w-2", 10, LEASE);
@@ -233,8 +230,8 @@ abstract class ToolCallStoreContract {
     void theHistoryKeepsNotesAndEvidenceAndCountsCodesSinceTheLatestClaim() {
         planned("k-1");
         ToolCall claimed = calls.claim("w-1", 1, LEASE).get(0);
-        ToolCall unknown = calls.finish(claimed, CallState.STARTED, new Finish(CallState.UNKNOWN, null, null,
-                "INDETERMINATE", "LOOKUP_UNAVAILABLE", "timeout", Duration.ZERO, false)).orElseThrow();
+        ToolCall unknown = calls.finish(claimed, CallState.STARTED, Finish.unknown(Duration.ZERO,
+                "INDETERMINATE", "LOOKUP_UNAVAILABLE", "timeout")).orElseThrow();
 
         assertThat(calls.hasEvidenceOfEffect(unknown.id())).isFalse();
         calls.note(unknown, "operator looked");
@@ -244,5 +241,23 @@ abstract class ToolCallStoreContract {
         assertThat(calls.countSinceLastClaim(unknown, "LOOKUP_UNAVAILABLE")).isEqualTo(1);
         assertThat(calls.countSinceLastClaim(unknown, "HTTP_429")).isZero();
         assertThat(calls.sinceFirstAttempt(unknown)).isPresent();
+    }
+
+    @Test
+    void aPurgeTakesOnlyTerminalCallsPastRetentionOnceAndItsTombstoneRefusesTheScope() {
+        ToolCall done = planned("done");
+        ToolCall open = planned("open");
+        ToolCall claimed = calls.claim("w-1", 10, LEASE).stream().filter(c -> c.id() == done.id()).findFirst()
+                .orElseThrow();
+        calls.finish(claimed, CallState.STARTED, committed("ch_1")).orElseThrow();
+
+        assertThat(calls.purgeTerminal(Duration.ofDays(1), 10)).as("not old enough").isZero();
+        assertThat(calls.purgeTerminal(Duration.ZERO, 10)).isEqualTo(1);
+        assertThat(store().purgeTerminal(Duration.ZERO, 10)).as("a second purge finds nothing").isZero();
+
+        assertThat(calls.findById(done.id())).isEmpty();
+        assertThat(calls.findById(open.id())).as("a call still running is never purged").isPresent();
+        assertThat(calls.tombstone(done.scope())).get().asString().startsWith("COMMITTED ch_1 at ");
+        assertThat(calls.insertPlanned(newCall("done", "m-late"))).as("the purged scope is refused").isEmpty();
     }
 }

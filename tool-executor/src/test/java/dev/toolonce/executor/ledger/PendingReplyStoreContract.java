@@ -1,4 +1,4 @@
-package dev.toolonce.jdbc;
+package dev.toolonce.executor.ledger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.toolonce.core.call.CallScope;
 import dev.toolonce.core.hash.ProviderKey;
 import dev.toolonce.core.hash.RequestHash;
-import dev.toolonce.jdbc.PendingReplyStore.PendingReply;
+import dev.toolonce.executor.ledger.PendingReplyStore.PendingReply;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package dev.toolonce.jdbc;
+package dev.toolonce.executor.ledger;
 
 import dev.toolonce.core.call.CallScope;
 import dev.toolonce.core.call.CallState;
@@ -7,6 +7,7 @@ import dev.toolonce.core.call.Transitions;
 import dev.toolonce.core.hash.ProviderKey;
 import dev.toolonce.core.hash.RequestHash;
 import dev.toolonce.core.text.StoredText;
+import dev.toolonce.jdbc.SqlNames;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
@@ -17,10 +18,11 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.RowMapper;
 
 /**
- * The ledger: {@code tool_call}, and each call's history in {@code tool_call_attempt} — despite the table's name,
- * one row per transition or note, not per attempt (docs/protocol.md §4). Every state change is a guarded update on
- * {@code (id, state, fence)} that reports whether it won; times are the database's
- * {@code clock_timestamp()}, never the host's. Text that may come from a tool (external id, result, error
+ * The ledger, and the one class that writes it: {@code tool_call}, each call's history in {@code tool_call_attempt}
+ * — despite the table's name, one row per transition or note, not per attempt (docs/protocol.md §4) — and the
+ * tombstones of purged calls in {@code tool_call_tombstone} (§13); docs/protocol.md §20 lists every table's store.
+ * Every state change is a guarded update on {@code (id, state, fence)} that reports whether it won; times are the
+ * database's {@code clock_timestamp()}, never the host's. Text that may come from a tool (external id, result, error
  * message, history details) is stored without NUL ({@link StoredText}), so that no answer can make a
  * completion fail on every retry.
  */
@@ -189,6 +191,57 @@ public final class ToolCallStore {
             VALUES (?, ?, ?, ?, ?)
             """;
 
+    /**
+     * Compensations (docs/protocol.md §17) write only {@code next_attempt_at} of a compensation nobody claimed yet:
+     * {@code 'infinity'} holds it back from the dispatcher until its original is {@code COMPENSATING}, and a release
+     * makes it due now. Neither changes a state; those moves go through {@link #finish}.
+     */
+    private static final String HOLD_COMPENSATION = """
+            UPDATE %s.tool_call SET next_attempt_at = 'infinity'
+             WHERE id = ? AND state = 'PLANNED' AND fence = 0
+            """;
+    private static final String RELEASE_COMPENSATION = """
+            UPDATE %s.tool_call SET next_attempt_at = clock_timestamp(), updated_at = clock_timestamp()
+             WHERE id = ? AND state = 'PLANNED' AND next_attempt_at = 'infinity'
+            """;
+    private static final String HELD_COMPENSATIONS = """
+            SELECT id, tenant_id, tool, operation, idempotency_key FROM %s.tool_call
+             WHERE state = 'PLANNED' AND next_attempt_at = 'infinity'
+             ORDER BY id LIMIT ?
+            """;
+    /** Originals under compensation whose compensation call has an outcome that settles them. */
+    private static final String SETTLED_COMPENSATIONS = """
+            SELECT o.tenant_id, o.tool, o.operation, o.idempotency_key, c.state
+              FROM %1$s.tool_call o
+              JOIN %1$s.tool_call c ON c.tenant_id = o.tenant_id AND c.tool = o.tool
+                                   AND c.operation = o.operation || '.compensate'
+                                   AND c.idempotency_key = o.idempotency_key
+             WHERE o.state = 'COMPENSATING' AND c.state IN ('COMMITTED', 'FAILED_FINAL')
+             ORDER BY o.id LIMIT ?
+            """;
+    /**
+     * docs/protocol.md §13: deletes terminal calls by the time they became terminal, oldest first, and writes their
+     * tombstones in the same statement — never a call of a task its agent reports open ({@code task_hold}, read
+     * here, written by {@link TaskHoldStore}). The history goes with its call (ON DELETE CASCADE).
+     */
+    private static final String PURGE_TERMINAL = """
+            WITH gone AS (
+                DELETE FROM %1$s.tool_call
+                 WHERE id IN (SELECT c.id FROM %1$s.tool_call c
+                               WHERE c.terminal_at < clock_timestamp() - make_interval(secs => ?)
+                                 AND c.state IN ('COMMITTED', 'FAILED_FINAL', 'COMPENSATED')
+                                 AND NOT EXISTS (SELECT 1 FROM %1$s.task_hold h WHERE h.open
+                                                  AND h.tenant_id = c.tenant_id AND h.task_id = c.task_id)
+                               ORDER BY c.terminal_at LIMIT ?)
+                RETURNING tenant_id, tool, operation, idempotency_key, request_hash, state, external_object_id, terminal_at)
+            INSERT INTO %1$s.tool_call_tombstone (tenant_id, tool, operation, idempotency_key, request_hash, state,
+                                                 external_object_id, terminal_at)
+            SELECT * FROM gone
+            ON CONFLICT (tenant_id, tool, operation, idempotency_key) DO UPDATE
+               SET request_hash = EXCLUDED.request_hash, state = EXCLUDED.state,
+                   external_object_id = EXCLUDED.external_object_id, terminal_at = EXCLUDED.terminal_at
+            """;
+
     private final JdbcTemplate jdbc;
     private final String insertPlanned;
     private final String purgedMeanwhile;
@@ -208,6 +261,11 @@ public final class ToolCallStore {
     private final String sinceFirstAttempt;
     private final String codesSinceClaim;
     private final String hasEvidence;
+    private final String holdCompensation;
+    private final String releaseCompensation;
+    private final String heldCompensations;
+    private final String settledCompensations;
+    private final String purgeTerminal;
 
     public ToolCallStore(JdbcTemplate jdbc, String schema) {
         this.jdbc = jdbc;
@@ -230,6 +288,11 @@ public final class ToolCallStore {
         this.sinceFirstAttempt = SINCE_FIRST_ATTEMPT.formatted(s);
         this.codesSinceClaim = CODES_SINCE_CLAIM.formatted(s);
         this.hasEvidence = HAS_EVIDENCE.formatted(s);
+        this.holdCompensation = HOLD_COMPENSATION.formatted(s);
+        this.releaseCompensation = RELEASE_COMPENSATION.formatted(s);
+        this.heldCompensations = HELD_COMPENSATIONS.formatted(s);
+        this.settledCompensations = SETTLED_COMPENSATIONS.formatted(s);
+        this.purgeTerminal = PURGE_TERMINAL.formatted(s);
     }
 
     /** Prefix of history details that record evidence of an effect (a late Applied); see {@link #noteEvidence}. */
@@ -290,54 +353,6 @@ public final class ToolCallStore {
     public List<ToolCall> claim(String owner, int limit, Duration lease) {
         return jdbc.query(claim, MAPPER, owner, lease.toMillis() / 1000.0, limit,
                 StoredText.clean("claimed by " + owner));
-    }
-
-    /**
-     * A move of a call as the ledger records it: the target state, what is written with it, and whether it is a
-     * new outcome (the call version grows and the agent is answered). Build it with the factories, one per kind of
-     * move, so that which fields go with which state is decided in one place (docs/protocol.md §9, §10, §16).
-     *
-     * @param errorClass what kind of failure or decision this is (e.g. {@code RETRYABLE}, {@code OPERATOR}); nullable
-     * @param errorCode  the contract's error code; nullable
-     * @param retryIn    when the call is due again ({@code next_attempt_at}); null for now
-     */
-    public record Finish(CallState to, String externalObjectId, String resultJson, String errorClass,
-                         String errorCode, String errorMessage, Duration retryIn, boolean newOutcome) {
-
-        /** The effect exists: {@code COMMITTED}, a new outcome. */
-        public static Finish committed(String externalObjectId, String resultJson) {
-            return new Finish(CallState.COMMITTED, externalObjectId, resultJson, null, null, null, null, true);
-        }
-
-        /** Not applied, or safely resendable: {@code FAILED_RETRYABLE}, due after {@code wait}; no answer yet. */
-        public static Finish retryIn(Duration wait, String errorClass, String errorCode, String message) {
-            return new Finish(CallState.FAILED_RETRYABLE, null, null, errorClass, errorCode, message, wait, false);
-        }
-
-        /** Nobody knows whether the effect exists: {@code UNKNOWN}, reconciled after {@code wait}; no answer yet. */
-        public static Finish unknown(Duration wait, String errorClass, String errorCode, String message) {
-            return new Finish(CallState.UNKNOWN, null, null, errorClass, errorCode, message, wait, false);
-        }
-
-        /** Automatic execution stops: {@code NEEDS_REVIEW}, a new outcome reported to the agent. */
-        public static Finish review(String errorClass, String errorCode, String message) {
-            return new Finish(CallState.NEEDS_REVIEW, null, null, errorClass, errorCode, message, null, true);
-        }
-
-        /** The call ends without an effect: {@code FAILED_FINAL}, a new outcome. */
-        public static Finish failedFinal(String errorClass, String errorCode, String message) {
-            return new Finish(CallState.FAILED_FINAL, null, null, errorClass, errorCode, message, null, true);
-        }
-
-        /** A committed call's compensation starts: {@code COMPENSATING}; the agent hears when it ends. */
-        public static Finish compensating(String externalObjectId, String errorClass, String message) {
-            return new Finish(CallState.COMPENSATING, externalObjectId, null, errorClass, null, message, null, false);
-        }
-
-        /** The effect was undone: {@code COMPENSATED}, a new outcome. */
-        public static Finish compensated() {
-            return new Finish(CallState.COMPENSATED, null, null, null, null, null, null, true);
-        }
     }
 
     /**
@@ -465,6 +480,51 @@ public final class ToolCallStore {
     public int countSinceLastClaim(ToolCall call, String errorCode) {
         Integer n = jdbc.queryForObject(codesSinceClaim, Integer.class, call.id(), errorCode + ":%");
         return n == null ? 0 : n;
+    }
+
+    /** A compensation call waiting for its original, with the compensation's scope. */
+    public record HeldCompensation(long id, CallScope scope) {
+    }
+
+    /** An original under compensation and the state of its compensation call. */
+    public record CompensatingOriginal(CallScope original, CallState compensationState) {
+    }
+
+    /**
+     * Holds a just-planned compensation back from the dispatcher; must run in the transaction that planned it.
+     *
+     * @return false when the call is no longer an unclaimed plan (nothing changed)
+     */
+    public boolean holdCompensation(long callId) {
+        return jdbc.update(holdCompensation, callId) == 1;
+    }
+
+    /** Makes a held compensation due now. @return false when it was not held (released already) */
+    public boolean releaseCompensation(long callId) {
+        return jdbc.update(releaseCompensation, callId) == 1;
+    }
+
+    /** Up to {@code limit} held compensations, oldest first. */
+    public List<HeldCompensation> heldCompensations(int limit) {
+        return jdbc.query(heldCompensations, (rs, i) -> new HeldCompensation(rs.getLong(1),
+                new CallScope(rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5))), limit);
+    }
+
+    /** Up to {@code limit} originals in COMPENSATING whose compensation committed or failed finally. */
+    public List<CompensatingOriginal> settledCompensations(int limit) {
+        return jdbc.query(settledCompensations, (rs, i) -> new CompensatingOriginal(
+                new CallScope(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4)),
+                CallState.valueOf(rs.getString(5))), limit);
+    }
+
+    /**
+     * Purges up to {@code limit} calls terminal for longer than {@code retention}, leaving a tombstone each, in one
+     * statement (docs/protocol.md §13). Calls of open tasks stay.
+     *
+     * @return how many calls went
+     */
+    public int purgeTerminal(Duration retention, int limit) {
+        return jdbc.update(purgeTerminal, retention.toMillis() / 1000.0, limit);
     }
 
     private void recordHistory(long callId, long fence, CallState from, CallState to, String detail) {

@@ -1,23 +1,18 @@
-package dev.toolonce.jdbc;
+package dev.toolonce.executor.ledger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.toolonce.core.call.CallState;
 import dev.toolonce.core.call.Transitions;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,17 +21,10 @@ import org.junit.jupiter.api.Test;
  * statements that write {@code tool_call.state}, so that a statement without a declaration fails here.
  */
 class SqlTransitionsTest {
-    private static final Pattern TEXT_BLOCK = Pattern.compile("\"\"\"(.*?)\"\"\"", Pattern.DOTALL);
-    private static final Pattern STRING = Pattern.compile("\"((?:[^\"\\\\]|\\\\.)*)\"");
-    private static final Pattern CONSTANT_BEFORE = Pattern.compile("static\\s+final\\s+String\\s+(\\w+)\\s*=\\s*$");
     private static final Pattern UPDATE_OF_CALLS = Pattern.compile(
             "\\bupdate\\s+(?:[\\w%$]+\\.)?tool_call\\b(?:\\s+(?:as\\s+)?(\\w+))?\\s+set\\b", Pattern.CASE_INSENSITIVE);
     private static final Pattern INSERT_OF_CALLS = Pattern.compile(
             "\\binsert\\s+into\\s+(?:[\\w%$]+\\.)?tool_call\\s*\\(", Pattern.CASE_INSENSITIVE);
-
-    /** A statement found in the sources that writes the state column. */
-    record Writer(Path file, String constant) {
-    }
 
     @Test
     void everyDeclaredMoveIsInTheTransitionTable() {
@@ -69,10 +57,11 @@ class SqlTransitionsTest {
 
     @Test
     void everyStatementInTheMainSourcesThatWritesTheStateIsDeclared() throws Exception {
-        List<Writer> writers = stateWriters(repoRoot());
-        assertThat(writers).as("the search finds the ledger's own statements").extracting(Writer::constant)
+        List<SqlSources.Statement> writers = SqlSources.inMainSources().stream()
+                .filter(st -> writesState(st.sql())).toList();
+        assertThat(writers).as("the search finds the ledger's own statements").extracting(SqlSources.Statement::constant)
                 .contains("INSERT_PLANNED", "CLAIM", "FINISH", "SWEEP", "CLAIM_UNKNOWN");
-        for (Writer w : writers) {
+        for (SqlSources.Statement w : writers) {
             assertThat(w.constant()).as(w.file() + " writes tool_call.state outside a static final String constant")
                     .isNotEmpty();
             Field f = fieldOf(w);
@@ -151,60 +140,16 @@ class SqlTransitionsTest {
         return false;
     }
 
-    /**
-     * Statements in text blocks, then in ordinary string literals of code lines (text blocks blanked first, so that
-     * a quote in a comment cannot pair with a text block's delimiter).
-     */
-    private static List<Writer> stateWriters(Path root) throws IOException {
-        List<Writer> writers = new ArrayList<>();
-        try (Stream<Path> files = Files.walk(root)) {
-            for (Path file : files.filter(p -> p.toString().endsWith(".java"))
-                    .filter(p -> root.relativize(p).toString().replace('\\', '/').matches("[^/]+/src/main/java/.*"))
-                    .toList()) {
-                String text = Files.readString(file);
-                StringBuilder code = new StringBuilder();
-                Matcher blocks = TEXT_BLOCK.matcher(text);
-                int last = 0;
-                while (blocks.find()) {
-                    code.append(text, last, blocks.start()).append("\"\"");
-                    last = blocks.end();
-                    if (writesState(blocks.group(1))) {
-                        writers.add(new Writer(file, constantBefore(text, blocks.start())));
-                    }
-                }
-                code.append(text.substring(last));
-                for (String line : code.toString().split("\n")) {
-                    String trimmed = line.trim();
-                    if (trimmed.startsWith("*") || trimmed.startsWith("//") || trimmed.startsWith("/*")) {
-                        continue;
-                    }
-                    Matcher strings = STRING.matcher(line);
-                    while (strings.find()) {
-                        if (writesState(strings.group(1))) {
-                            writers.add(new Writer(file, constantBefore(line, strings.start())));
-                        }
-                    }
-                }
-            }
-        }
-        return writers;
-    }
-
-    private static String constantBefore(String text, int literalStart) {
-        Matcher c = CONSTANT_BEFORE.matcher(text.substring(Math.max(0, literalStart - 200), literalStart));
-        return c.find() ? c.group(1) : "";
-    }
-
     /** The constant's field, loaded from this module's classes; a writer elsewhere fails with what to do. */
-    private static Field fieldOf(Writer w) {
+    private static Field fieldOf(SqlSources.Statement w) {
         String path = w.file().toString().replace('\\', '/');
         String className = path.substring(path.indexOf("/src/main/java/") + "/src/main/java/".length(),
                 path.length() - ".java".length()).replace('/', '.');
         try {
             return Class.forName(className).getDeclaredField(w.constant());
         } catch (ClassNotFoundException e) {
-            throw new AssertionError(w.file() + " writes tool_call.state but is not a ledger-jdbc class: the ledger's "
-                    + "state is written by its store, where this test can check the declaration", e);
+            throw new AssertionError(w.file() + " writes tool_call.state outside the executor: the ledger's state is "
+                    + "written by its store (ToolCallStore), where this test can check the declaration", e);
         } catch (NoSuchFieldException e) {
             throw new AssertionError("no field " + w.constant() + " in " + className, e);
         }
@@ -213,16 +158,5 @@ class SqlTransitionsTest {
     private static List<Field> declaredFields(Class<?> type) {
         return Arrays.stream(type.getDeclaredFields())
                 .filter(f -> Modifier.isStatic(f.getModifiers()) && f.getType() == String.class).toList();
-    }
-
-    private static Path repoRoot() {
-        Path dir = Path.of(System.getProperty("user.dir")).toAbsolutePath();
-        while (dir != null && !(Files.isRegularFile(dir.resolve("toolonce")) && Files.isDirectory(dir.resolve("core")))) {
-            dir = dir.getParent();
-        }
-        if (dir == null) {
-            throw new UncheckedIOException(new IOException("no repository root above " + System.getProperty("user.dir")));
-        }
-        return dir;
     }
 }

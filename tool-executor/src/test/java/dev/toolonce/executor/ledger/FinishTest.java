@@ -1,9 +1,8 @@
-package dev.toolonce.jdbc;
+package dev.toolonce.executor.ledger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.toolonce.core.call.CallState;
-import dev.toolonce.jdbc.ToolCallStore.Finish;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.toolonce.jdbc;
+package dev.toolonce.executor.ledger;
 
 import dev.toolonce.core.call.CallState;
 import java.lang.annotation.Documented;

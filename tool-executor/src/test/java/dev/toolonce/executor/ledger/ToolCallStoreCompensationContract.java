@@ -1,4 +1,4 @@
-package dev.toolonce.jdbc;
+package dev.toolonce.executor.ledger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -7,7 +7,7 @@ import dev.toolonce.core.call.CallState;
 import dev.toolonce.core.call.ToolCall;
 import dev.toolonce.core.hash.ProviderKey;
 import dev.toolonce.core.hash.RequestHash;
-import dev.toolonce.jdbc.CompensationStore.Held;
+import dev.toolonce.executor.ledger.ToolCallStore.HeldCompensation;
 import java.time.Duration;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeEach;
@@ -15,15 +15,15 @@ import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
- * {@link CompensationStore} for any database with the ledger's DDL (docs/protocol.md §17): a held compensation
- * is invisible to claims until one release makes it due; a second release, or a hold of a claimed call, loses.
+ * The compensation holds of {@link ToolCallStore} for any database with the ledger's DDL (docs/protocol.md §17): a
+ * held compensation is invisible to claims until one release makes it due; a second release, or a hold of a claimed
+ * call, loses.
  */
-abstract class CompensationStoreContract {
+abstract class ToolCallStoreCompensationContract {
     private static final Duration LEASE = Duration.ofSeconds(60);
 
     private DataSource db;
     private ToolCallStore calls;
-    private CompensationStore compensations;
 
     /** A new database holding an empty ledger in {@link #schema()}. */
     protected abstract DataSource newLedger();
@@ -36,7 +36,6 @@ abstract class CompensationStoreContract {
     void freshLedger() {
         db = newLedger();
         calls = new ToolCallStore(new JdbcTemplate(db), schema());
-        compensations = new CompensationStore(new JdbcTemplate(db), schema());
     }
 
     private ToolCall plan(String operation) {
@@ -49,13 +48,13 @@ abstract class CompensationStoreContract {
     void aHeldCompensationIsNotClaimedUntilReleasedAndIsReleasedOnce() {
         ToolCall compensation = plan("charge.compensate");
 
-        assertThat(compensations.hold(compensation.id())).isTrue();
-        assertThat(compensations.held(10)).extracting(Held::id).containsExactly(compensation.id());
+        assertThat(calls.holdCompensation(compensation.id())).isTrue();
+        assertThat(calls.heldCompensations(10)).extracting(HeldCompensation::id).containsExactly(compensation.id());
         assertThat(calls.claim("w-1", 10, LEASE)).as("held back from the dispatcher").isEmpty();
 
-        assertThat(compensations.release(compensation.id())).isTrue();
-        assertThat(compensations.release(compensation.id())).as("the second release loses").isFalse();
-        assertThat(compensations.held(10)).isEmpty();
+        assertThat(calls.releaseCompensation(compensation.id())).isTrue();
+        assertThat(calls.releaseCompensation(compensation.id())).as("the second release loses").isFalse();
+        assertThat(calls.heldCompensations(10)).isEmpty();
         assertThat(calls.claim("w-1", 10, LEASE)).extracting(ToolCall::id).containsExactly(compensation.id());
     }
 
@@ -64,7 +63,7 @@ abstract class CompensationStoreContract {
         ToolCall compensation = plan("charge.compensate");
         calls.claim("w-1", 10, LEASE);
 
-        assertThat(compensations.hold(compensation.id())).isFalse();
+        assertThat(calls.holdCompensation(compensation.id())).isFalse();
         assertThat(calls.findById(compensation.id())).get().extracting(ToolCall::state).isEqualTo(CallState.STARTED);
     }
 
@@ -72,20 +71,17 @@ abstract class CompensationStoreContract {
     void anOriginalUnderCompensationIsSettledOnlyOnceItsCompensationHasAFinalOutcome() {
         ToolCall original = plan("charge");
         ToolCall started = calls.claim("w-1", 1, LEASE).get(0);
-        ToolCall committed = calls.finish(started, CallState.STARTED, new ToolCallStore.Finish(CallState.COMMITTED,
-                "ch_1", "{}", null, null, null, null, true)).orElseThrow();
-        calls.finish(committed, CallState.COMMITTED, new ToolCallStore.Finish(CallState.COMPENSATING, null, null, null,
-                null, null, null, false)).orElseThrow();
+        ToolCall committed = calls.finish(started, CallState.STARTED, Finish.committed("ch_1", "{}")).orElseThrow();
+        calls.finish(committed, CallState.COMMITTED, Finish.compensating(null, null, null)).orElseThrow();
         ToolCall compensation = plan("charge.compensate");
 
-        assertThat(compensations.settled(10)).as("its compensation is still planned").isEmpty();
+        assertThat(calls.settledCompensations(10)).as("its compensation is still planned").isEmpty();
 
         ToolCall running = calls.claim("w-2", 1, LEASE).get(0);
         assertThat(running.id()).isEqualTo(compensation.id());
-        calls.finish(running, CallState.STARTED, new ToolCallStore.Finish(CallState.COMMITTED, "rf_1", "{}", null,
-                null, null, null, true)).orElseThrow();
+        calls.finish(running, CallState.STARTED, Finish.committed("rf_1", "{}")).orElseThrow();
 
-        assertThat(compensations.settled(10)).singleElement().satisfies(p -> {
+        assertThat(calls.settledCompensations(10)).singleElement().satisfies(p -> {
             assertThat(p.original()).isEqualTo(original.scope());
             assertThat(p.compensationState()).isEqualTo(CallState.COMMITTED);
         });

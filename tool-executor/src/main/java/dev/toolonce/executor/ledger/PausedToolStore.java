@@ -1,15 +1,16 @@
-package dev.toolonce.executor.pause;
+package dev.toolonce.executor.ledger;
 
+import dev.toolonce.jdbc.SqlNames;
 import java.util.List;
 import java.util.Map;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
- * The {@code paused_tool} table: a tool whose credentials were refused (401/403) is paused, and the
- * dispatcher's claim skips its calls (they stay PLANNED or FAILED_RETRYABLE, nothing is lost) until an
- * operator resumes it. Pausing twice keeps the first reason.
+ * The {@code paused_tool} table and its one writer (docs/adapters.md §6): a tool whose credentials were refused
+ * (401/403) is paused, and the claims of {@link ToolCallStore} skip its calls (they stay PLANNED, FAILED_RETRYABLE
+ * or UNKNOWN, nothing is lost) until an operator resumes it. Pausing twice keeps the first reason.
  */
-public final class ToolPauses {
+public final class PausedToolStore {
     private static final String PAUSE = """
             INSERT INTO %s.paused_tool (tool, reason) VALUES (?, ?) ON CONFLICT (tool) DO NOTHING
             """;
@@ -25,12 +26,12 @@ public final class ToolPauses {
     private final String resume;
     private final String list;
 
-    /** @param schema the executor's schema, already checked by {@code ToolCallStore} */
-    public ToolPauses(JdbcTemplate jdbc, String schema) {
+    public PausedToolStore(JdbcTemplate jdbc, String schema) {
         this.jdbc = jdbc;
-        this.pause = PAUSE.formatted(schema);
-        this.resume = RESUME.formatted(schema);
-        this.list = LIST.formatted(schema);
+        String s = SqlNames.schema(schema);
+        this.pause = PAUSE.formatted(s);
+        this.resume = RESUME.formatted(s);
+        this.list = LIST.formatted(s);
     }
 
     /** Pauses {@code tool}; idempotent. Runs in the caller's transaction. */
@@ -38,12 +39,12 @@ public final class ToolPauses {
         jdbc.update(pause, tool, reason);
     }
 
-    /** @return whether the tool was paused */
+    /** @return whether the tool was paused (false: it was not, or another resume won) */
     public boolean resume(String tool) {
         return jdbc.update(resume, tool) > 0;
     }
 
-    /** The paused tools with reason and time. */
+    /** The paused tools with reason and time ({@code tool}, {@code reason}, {@code paused_at}), by tool name. */
     public List<Map<String, Object>> paused() {
         return jdbc.queryForList(list);
     }

@@ -1,5 +1,6 @@
-package dev.toolonce.jdbc;
+package dev.toolonce.executor.ledger;
 
+import dev.toolonce.jdbc.SqlNames;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
