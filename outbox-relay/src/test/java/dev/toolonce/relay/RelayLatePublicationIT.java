@@ -12,11 +12,14 @@ import dev.toolonce.relay.RelayHarness.Row;
 import dev.toolonce.relay.RelayHarness.SourceArgs;
 import dev.toolonce.testsupport.ServiceProcess;
 import dev.toolonce.testsupport.TestStack;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The relay starts before the service that owns the outbox has migrated: it creates the slot at
  * once, waits for the publication, and relays the service's rows once it exists — including the
- * case PostgreSQL 15 cannot decode by itself (other writes between slot and publication).
+ * case PostgreSQL 15 cannot decode by itself (other writes between slot and publication). While it
+ * waits, its readiness is down and says why (the engine's state, the slot nobody streams from).
  */
 class RelayLatePublicationIT {
 
@@ -33,6 +36,18 @@ class RelayLatePublicationIT {
         try {
             awaitState(port, "WAITING_FOR_PUBLICATION", Duration.ofSeconds(120));
             assertThat(RelayHarness.get(port, "/ready").statusCode()).isEqualTo(503);
+            // readiness says why: the engine waits, and its slot exists but nothing streams from it
+            JsonNode waiting = await("the slot monitor has seen the new slot").atMost(Duration.ofSeconds(30))
+                    .until(() -> readiness(port), r -> r.at("/components/replicationSlots/details/late/present").asBoolean());
+            assertThat(waiting.path("status").asString()).isEqualTo("DOWN");
+            assertThat(waiting.at("/components/sourceEngines/status").asString()).isEqualTo("DOWN");
+            assertThat(waiting.at("/components/sourceEngines/details/late/state").asString())
+                    .isEqualTo("WAITING_FOR_PUBLICATION");
+            assertThat(waiting.at("/components/replicationSlots/status").asString()).isEqualTo("DOWN");
+            assertThat(waiting.at("/components/replicationSlots/details/late/active").asBoolean()).isFalse();
+            assertThat(waiting.at("/components/replicationSlots/details/late/problem").asString())
+                    .isEqualTo("nothing streams from replication slot " + slot);
+            assertThat(RelayHarness.get(port, "/actuator/health/liveness").statusCode()).isEqualTo(200);
 
             // Other writes after the slot and before the publication: pgoutput on PostgreSQL 15
             // fails on them with "publication does not exist" unless the relay repairs the slot.
@@ -47,6 +62,7 @@ class RelayLatePublicationIT {
                 RelayHarness.insert(c, "late", List.of(early));
             }
             relay.awaitHttpOk("http://127.0.0.1:" + port + "/ready", Duration.ofSeconds(60));
+            assertThat(readiness(port).path("status").asString()).isEqualTo("UP");
             Row later = Row.of(topic, "later", "{\"later\":true}");
             RelayHarness.insert(db, "late", List.of(later));
 
@@ -58,6 +74,10 @@ class RelayLatePublicationIT {
             relay.stop();
             RelayHarness.dropSlots(db, slot);
         }
+    }
+
+    private static JsonNode readiness(int port) throws Exception {
+        return JsonMapper.builder().build().readTree(RelayHarness.get(port, "/actuator/health/readiness").body());
     }
 
     private static void awaitState(int port, String state, Duration timeout) {

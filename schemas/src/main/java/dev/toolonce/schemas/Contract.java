@@ -6,6 +6,8 @@ public final class Contract {
     public static final String RESULTS_TOPIC = "toolonce.tool-results";
     public static final String INTENTS_DLQ_TOPIC = "toolonce.tool-intents.dlq";
     public static final String RESULTS_DLQ_TOPIC = "toolonce.tool-results.dlq";
+    /** The relay's dead-letter topic, for outbox rows Kafka can never accept (docs/contract.md §11). */
+    public static final String RELAY_DLQ_TOPIC = "toolonce.relay.dlq";
 
     public static final String INTENT_TYPE = "dev.toolonce.tool-intent.v1";
     public static final String RESULT_TYPE = "dev.toolonce.tool-result.v1";
@@ -25,6 +27,8 @@ public final class Contract {
     public static final String DLQ_ORIGINAL_PARTITION = "toolonce.original.partition";
     public static final String DLQ_ORIGINAL_OFFSET = "toolonce.original.offset";
     public static final String DLQ_ORIGINAL_TIMESTAMP = "toolonce.original.timestamp";
+    /** Relay DLQ only: the size of the value left out because it was too large for Kafka. */
+    public static final String DLQ_ORIGINAL_VALUE_BYTES = "toolonce.original.value-bytes";
 
     private Contract() {
     }

@@ -10,6 +10,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
 
+import dev.toolonce.schemas.Contract;
+
 /**
  * Settings of the relay, bound from {@code toolonce.relay.*} and validated when bound: an
  * invalid value stops start-up with a message that names the property and says what to change.
@@ -45,7 +47,7 @@ public record RelayProperties(
         @DefaultValue("2048") int maxBatchSize,
         @DefaultValue("1s") Duration offsetFlushInterval,
         @DefaultValue("5s") Duration heartbeatInterval,
-        @DefaultValue("toolonce.relay.dlq") String deadLetterTopic,
+        @DefaultValue(Contract.RELAY_DLQ_TOPIC) String deadLetterTopic,
         @DefaultValue("1MB") DataSize maxRecordBytes,
         @DefaultValue("500ms") Duration restartBackoffMin,
         @DefaultValue("2s") Duration restartBackoffMax) {

@@ -1,7 +1,6 @@
 package dev.toolonce.relay.engine;
 
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -26,7 +25,8 @@ import dev.toolonce.relay.stats.RelayStats;
  * Starts one {@link SourceRunner} thread per configured source once the application context is
  * up, and closes every engine at shutdown (before the Kafka producer is closed, so the last
  * batches are acknowledged and their offsets flushed). A watchdog thread probes the databases
- * and Kafka every second for {@code /ready} and restarts engines that stopped delivering.
+ * and Kafka every second for the health indicators ({@code dev.toolonce.relay.health.RelayHealth})
+ * and restarts engines that stopped delivering.
  */
 @Component
 public class RelayEngines implements SmartLifecycle {
@@ -40,19 +40,20 @@ public class RelayEngines implements SmartLifecycle {
     private final RelayStats stats;
     private final Clock clock;
     private final List<SourceRunner> runners = new CopyOnWriteArrayList<>();
-    private final List<Thread> threads = new ArrayList<>();
+    private final List<Thread> threads = new CopyOnWriteArrayList<>();
     private final DependencyProbes probes;
+    private volatile Thread watchdog;
     private volatile boolean started;
 
     public RelayEngines(RelayProperties props, Producer<byte[], byte[]> relayProducer, Admin relayAdmin,
-                        TopicProbe probe, RelayStats stats, Clock relayClock) {
+                        TopicProbe probe, RelayStats stats, Clock relayClock, DependencyProbes probes) {
         this.props = props;
         this.producer = relayProducer;
         this.admin = relayAdmin;
         this.probe = probe;
         this.stats = stats;
         this.clock = relayClock;
-        this.probes = new DependencyProbes(props.sources(), relayAdmin);
+        this.probes = probes;
     }
 
     @Override
@@ -60,7 +61,8 @@ public class RelayEngines implements SmartLifecycle {
         started = true;
         for (Source source : props.sources()) {
             OutboxPublisher publisher = new OutboxPublisher(source.name(),
-                    new OutboxRowReader(source.schema(), source.tableName()), producer, probe, stats, clock,
+                    new OutboxRowReader(source.schema(), source.tableName()), producer, probe,
+                    stats.source(source.name()), clock,
                     props.deadLetterTopic(), props.maxRecordBytes().toBytes());
             SourceRunner runner = new SourceRunner(props, source, publisher);
             Thread thread = new Thread(runner, "relay-" + source.name());
@@ -71,13 +73,15 @@ public class RelayEngines implements SmartLifecycle {
         Thread dlq = new Thread(this::ensureDeadLetterTopic, "relay-dlq-topic");
         dlq.setDaemon(true);
         dlq.start();
-        Thread watchdog = new Thread(this::watch, "relay-watchdog");
-        watchdog.setDaemon(true);
-        watchdog.start();
+        Thread w = new Thread(this::watch, "relay-watchdog");
+        w.setDaemon(true);
+        watchdog = w;
+        w.start();
     }
 
     @Override
     public synchronized void stop() {
+        started = false; // first: the watchdog must not restart engines that are being closed
         runners.forEach(SourceRunner::stop);
         for (Thread thread : threads) {
             try {
@@ -87,7 +91,6 @@ public class RelayEngines implements SmartLifecycle {
                 break;
             }
         }
-        started = false;
         probes.close();
         log.info("All relay engines stopped");
     }
@@ -95,6 +98,18 @@ public class RelayEngines implements SmartLifecycle {
     @Override
     public boolean isRunning() {
         return started;
+    }
+
+    /**
+     * For liveness: every source's supervisor thread and the watchdog are alive. They catch every
+     * failure, so one that ended anyway is only cured by a restart; true while not started.
+     */
+    public boolean supervisorsAlive() {
+        if (!started) {
+            return true;
+        }
+        Thread w = watchdog;
+        return w != null && w.isAlive() && threads.stream().allMatch(Thread::isAlive);
     }
 
     /** Statuses of all sources, in configuration order. */

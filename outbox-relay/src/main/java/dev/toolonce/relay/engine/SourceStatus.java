@@ -1,7 +1,8 @@
 package dev.toolonce.relay.engine;
 
 /**
- * What one source looks like from outside.
+ * What one source looks like from outside ({@code /ready}, {@code /relay/stats}, the
+ * {@code sourceEngines} health indicator).
  *
  * @param name              the source's name
  * @param slot              its replication slot
@@ -14,9 +15,4 @@ package dev.toolonce.relay.engine;
  */
 public record SourceStatus(String name, String slot, boolean slotReady, boolean running, boolean databaseReachable,
                            SourceState state, String lastError) {
-
-    /** Ready when the slot exists, the engine runs and the database answers. */
-    public boolean ready() {
-        return slotReady && running && databaseReachable;
-    }
 }

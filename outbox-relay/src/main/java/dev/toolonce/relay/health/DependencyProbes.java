@@ -18,7 +18,8 @@ import dev.toolonce.relay.config.SourceConnections;
 /**
  * Whether the relay's dependencies answer: each source database ({@code SELECT 1} on a kept
  * connection, reopened after a failure) and the Kafka cluster (a metadata request). Probed by
- * {@link #probeAll()} from one watchdog thread; read by {@code /ready} from any thread. A
+ * {@link #probeAll()} from one watchdog thread; read by the health indicators of {@link RelayHealth}
+ * (and so {@code /ready}) from any thread. A
  * dependency counts as unreachable until its first probe answered. Changes are logged once.
  */
 public final class DependencyProbes {
@@ -104,7 +105,7 @@ public final class DependencyProbes {
         if (now) {
             log.info("{} is reachable", what);
         } else {
-            log.warn("{} is UNREACHABLE; /ready answers 503 until it answers again", what);
+            log.warn("{} is UNREACHABLE; the relay is not ready until it answers again", what);
         }
     }
 

@@ -7,20 +7,13 @@ import java.util.List;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeader;
 
+import dev.toolonce.schemas.Contract;
+
 /**
- * The CloudEvents Kafka binding (binary mode) of an outbox row, as public contract v1 names
- * the headers. All values are UTF-8. Pure; no I/O.
+ * The CloudEvents Kafka binding (binary mode) of an outbox row, with the header names of public
+ * contract v1 ({@link Contract}, docs/contract.md §4). All values are UTF-8. Pure; no I/O.
  */
 public final class CloudEventHeaders {
-
-    public static final String SPEC_VERSION = "ce_specversion";
-    public static final String ID = "ce_id";
-    public static final String TYPE = "ce_type";
-    public static final String SOURCE = "ce_source";
-    public static final String TIME = "ce_time";
-    public static final String SUBJECT = "ce_subject";
-    public static final String CONTENT_TYPE = "content-type";
-    public static final String TRACEPARENT = "traceparent";
 
     private CloudEventHeaders() {
     }
@@ -34,17 +27,17 @@ public final class CloudEventHeaders {
      */
     public static List<Header> of(OutboxRow row) {
         List<Header> headers = new ArrayList<>(8);
-        add(headers, SPEC_VERSION, "1.0");
-        add(headers, ID, row.id());
-        add(headers, TYPE, row.eventType());
-        add(headers, SOURCE, row.source());
-        add(headers, TIME, row.createdAt().toString());
+        add(headers, Contract.CE_SPECVERSION, "1.0");
+        add(headers, Contract.CE_ID, row.id());
+        add(headers, Contract.CE_TYPE, row.eventType());
+        add(headers, Contract.CE_SOURCE, row.source());
+        add(headers, Contract.CE_TIME, row.createdAt().toString());
         if (row.subject() != null) {
-            add(headers, SUBJECT, row.subject());
+            add(headers, Contract.CE_SUBJECT, row.subject());
         }
-        add(headers, CONTENT_TYPE, "application/json");
+        add(headers, Contract.CONTENT_TYPE, "application/json");
         if (row.traceparent() != null) {
-            add(headers, TRACEPARENT, row.traceparent());
+            add(headers, Contract.TRACEPARENT, row.traceparent());
         }
         return headers;
     }

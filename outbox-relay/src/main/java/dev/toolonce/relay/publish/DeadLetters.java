@@ -6,19 +6,17 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 
+import dev.toolonce.schemas.Contract;
+
 /**
  * Builds dead-letter records: same key, value and headers as the record that could not be
  * published, plus {@code toolonce.error.code}, {@code toolonce.error.message} and
  * {@code toolonce.original.topic}. A record that is too large for Kafka keeps everything but its
  * value (the row stays in the outbox table; {@code ce_id} finds it) and says so in
- * {@code toolonce.original.value-bytes}. Pure.
+ * {@code toolonce.original.value-bytes}. The header names are the contract's ({@link Contract},
+ * docs/contract.md §11). Pure.
  */
 public final class DeadLetters {
-
-    public static final String ERROR_CODE = "toolonce.error.code";
-    public static final String ERROR_MESSAGE = "toolonce.error.message";
-    public static final String ORIGINAL_TOPIC = "toolonce.original.topic";
-    public static final String ORIGINAL_VALUE_BYTES = "toolonce.original.value-bytes";
 
     private DeadLetters() {
     }
@@ -36,12 +34,12 @@ public final class DeadLetters {
         for (Header h : original.headers()) {
             headers.add(h.key(), h.value());
         }
-        headers.add(ERROR_CODE, utf8(failure.code()));
-        headers.add(ERROR_MESSAGE, utf8(failure.message()));
-        headers.add(ORIGINAL_TOPIC, utf8(original.topic()));
+        headers.add(Contract.DLQ_ERROR_CODE, utf8(failure.code()));
+        headers.add(Contract.DLQ_ERROR_MESSAGE, utf8(failure.message()));
+        headers.add(Contract.DLQ_ORIGINAL_TOPIC, utf8(original.topic()));
         byte[] value = original.value();
         if (dropValue && value != null) {
-            headers.add(ORIGINAL_VALUE_BYTES, utf8(Integer.toString(value.length)));
+            headers.add(Contract.DLQ_ORIGINAL_VALUE_BYTES, utf8(Integer.toString(value.length)));
             value = null;
         }
         return new ProducerRecord<>(topic, null, original.key(), value, headers);

@@ -39,18 +39,19 @@ public final class OutboxPublisher implements DebeziumEngine.ChangeConsumer<Reco
     private final OutboxRowReader reader;
     private final Producer<byte[], byte[]> producer;
     private final TopicProbe probe;
-    private final RelayStats stats;
+    private final RelayStats.SourceMeters meters;
     private final Clock clock;
     private final String deadLetterTopic;
     private final long maxRecordBytes;
 
     public OutboxPublisher(String sourceName, OutboxRowReader reader, Producer<byte[], byte[]> producer,
-                           TopicProbe probe, RelayStats stats, Clock clock, String deadLetterTopic, long maxRecordBytes) {
+                           TopicProbe probe, RelayStats.SourceMeters meters, Clock clock, String deadLetterTopic,
+                           long maxRecordBytes) {
         this.sourceName = sourceName;
         this.reader = reader;
         this.producer = producer;
         this.probe = probe;
-        this.stats = stats;
+        this.meters = meters;
         this.clock = clock;
         this.deadLetterTopic = deadLetterTopic;
         this.maxRecordBytes = maxRecordBytes;
@@ -151,6 +152,7 @@ public final class OutboxPublisher implements DebeziumEngine.ChangeConsumer<Reco
                         && Boolean.TRUE.equals(missingTopics.get(p.record.topic()))
                         ? unknownTopic(p.record.topic()) : SendFailure.classify(failure);
                 if (!classified.deadLetter()) {
+                    meters.sendFailed();
                     throw new RetryBatchException("source '" + sourceName + "': sending ce_id " + p.change.row().id()
                             + " to " + p.record.topic() + " failed; the batch will be delivered again", failure);
                 }
@@ -166,7 +168,7 @@ public final class OutboxPublisher implements DebeziumEngine.ChangeConsumer<Reco
             log.warn("Source '{}': row ce_id={} for topic '{}' goes to dead-letter topic {}: {} {}", sourceName,
                     change.row().id(), record.topic(), deadLetterTopic, failure.code(), failure.message());
             ProducerRecord<byte[], byte[]> dead = DeadLetters.of(record, deadLetterTopic, failure, dropValue);
-            deadLetters.add(new Pending(change, dead, sendDeadLetter(dead), dropValue));
+            deadLetters.add(new Pending(change, dead, sendDeadLetter(dead, failure.code()), dropValue));
         }
 
         private void awaitDeadLetter(Pending d) throws InterruptedException {
@@ -177,9 +179,10 @@ public final class OutboxPublisher implements DebeziumEngine.ChangeConsumer<Reco
             SendFailure classified = SendFailure.classify(failure);
             if (SendFailure.RECORD_TOO_LARGE.equals(classified.code()) && !d.valueDropped) {
                 ProducerRecord<byte[], byte[]> smaller = DeadLetters.of(d.record, deadLetterTopic, classified, true);
-                awaitDeadLetter(new Pending(d.change, smaller, sendDeadLetter(smaller), true));
+                awaitDeadLetter(new Pending(d.change, smaller, sendDeadLetter(smaller, classified.code()), true));
                 return;
             }
+            meters.sendFailed();
             throw new RetryBatchException("source '" + sourceName + "': dead-lettering ce_id " + d.change.row().id()
                     + " to " + deadLetterTopic + " failed; the batch will be delivered again", failure);
         }
@@ -195,9 +198,9 @@ public final class OutboxPublisher implements DebeziumEngine.ChangeConsumer<Reco
         try {
             return producer.send(record, (metadata, error) -> {
                 if (error == null && commitMicros >= 0) {
-                    stats.published(nowMicros() - commitMicros);
+                    meters.published(nowMicros() - commitMicros);
                 } else if (error == null) {
-                    stats.publishedUnmeasured();
+                    meters.publishedUnmeasured();
                 }
             });
         } catch (KafkaException e) {
@@ -205,11 +208,12 @@ public final class OutboxPublisher implements DebeziumEngine.ChangeConsumer<Reco
         }
     }
 
-    private Future<?> sendDeadLetter(ProducerRecord<byte[], byte[]> record) {
+    /** @param code why the record is dead-lettered, the {@code code} tag of its count */
+    private Future<?> sendDeadLetter(ProducerRecord<byte[], byte[]> record, String code) {
         try {
             return producer.send(record, (metadata, error) -> {
                 if (error == null) {
-                    stats.deadLettered();
+                    meters.deadLettered(code);
                 }
             });
         } catch (KafkaException e) {

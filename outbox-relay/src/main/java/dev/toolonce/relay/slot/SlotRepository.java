@@ -29,12 +29,42 @@ final class SlotRepository {
                 'proto_version', '1', 'publication_names', ?)""";
     static final String ADVANCE_TO_NOW = """
             SELECT end_lsn::text FROM pg_replication_slot_advance(?, pg_current_wal_lsn())""";
+    /** WAL the slot keeps (from restart_lsn) and has not confirmed (from confirmed_flush_lsn), in bytes. */
+    static final String SLOT_STATE = """
+            SELECT active, wal_status,
+                   pg_wal_lsn_diff(pg_current_wal_lsn(), restart_lsn)::bigint,
+                   pg_wal_lsn_diff(pg_current_wal_lsn(), confirmed_flush_lsn)::bigint
+              FROM pg_replication_slots WHERE slot_name = ?""";
 
     /** What {@code pg_replication_slots} says about a slot. */
     record SlotInfo(String plugin, String type, String database) {
     }
 
+    /**
+     * What {@code pg_replication_slots} says about a slot's progress.
+     *
+     * @param active            whether a process streams from it now
+     * @param walStatus         {@code reserved}, {@code extended}, {@code unreserved} or {@code lost}
+     * @param retainedWalBytes  WAL kept for it (current position − restart_lsn), null when unknown
+     * @param confirmedLagBytes WAL not yet confirmed (current position − confirmed_flush_lsn), null when unknown
+     */
+    record SlotState(boolean active, String walStatus, Long retainedWalBytes, Long confirmedLagBytes) {
+    }
+
     private SlotRepository() {
+    }
+
+    static Optional<SlotState> slotState(Connection c, String slot) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(SLOT_STATE)) {
+            ps.setString(1, slot);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    return Optional.empty();
+                }
+                return Optional.of(new SlotState(rs.getBoolean(1), rs.getString(2), rs.getObject(3, Long.class),
+                        rs.getObject(4, Long.class)));
+            }
+        }
     }
 
     static Optional<SlotInfo> findSlot(Connection c, String slot) throws SQLException {

@@ -1,7 +1,10 @@
 package dev.toolonce.relay.stats;
 
 /**
- * A fixed-size log-linear histogram of latencies in microseconds: exact below 64 µs, then 32
+ * The resettable commit→ack window behind {@code GET /relay/stats} (see {@link RelayStats}: Micrometer
+ * timers cannot be reset, so Prometheus gets a Micrometer timer and {@code /relay/stats} this).
+ *
+ * <p>A fixed-size log-linear histogram of latencies in microseconds: exact below 64 µs, then 32
  * buckets per power of two (relative error under 3.2 %), up to about 12 days; larger values
  * land in the last bucket. About 10 KB, no allocation per value. Thread-safe (synchronized:
  * recording is one array increment, far cheaper than the Kafka ack it measures).

@@ -1,54 +1,138 @@
 package dev.toolonce.relay.stats;
 
-import java.util.concurrent.atomic.LongAdder;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 
 import org.springframework.stereotype.Component;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+
 /**
- * Counters and the commit→ack latency histogram of this relay process, across all sources.
- * Thread-safe; recorded from Kafka producer callbacks.
+ * The relay's meters, registered with Micrometer and scraped at {@code /actuator/prometheus}
+ * (docs/operations.md §2), each tagged with the source it relays:
+ * <ul>
+ *   <li>{@value #COMMIT_TO_ACK} — timer of source transaction commit → Kafka acknowledgement of the
+ *       row, with a percentile histogram and SLO buckets at 1, 2, 5, 10, 20, 50, 100, 250, 500 and
+ *       1000 ms (snapshot rows are not timed: their commit is old news);</li>
+ *   <li>{@value #PUBLISHED} — rows acknowledged by their topic, snapshot rows included;</li>
+ *   <li>{@value #DEAD_LETTERED} — rows acknowledged by the dead-letter topic, by {@code code};</li>
+ *   <li>{@value #SEND_FAILURES} — sends that failed for a reason a retry may cure (broker down,
+ *       timeout): each hands its batch back to the engine, which delivers it again.</li>
+ * </ul>
+ *
+ * <p>{@code GET /relay/stats} is a view of these counters. Its latency percentiles are not: Micrometer
+ * timers cannot be reset, and the bench resets the figures before each run, so the same commit→ack
+ * values are also kept in a hand-made, resettable {@link LatencyHistogram} (about 3 % relative
+ * error, exact max) that only {@code /relay/stats} reads. Prometheus sees the Micrometer timer only.
+ *
+ * <p>Thread-safe; recorded from Kafka producer callbacks.
  */
 @Component
 public class RelayStats {
 
-    private final LongAdder published = new LongAdder();
-    private final LongAdder deadLettered = new LongAdder();
-    private final LatencyHistogram latency = new LatencyHistogram();
+    public static final String COMMIT_TO_ACK = "toolonce.relay.commit_to_ack";
+    public static final String PUBLISHED = "toolonce.relay.published";
+    public static final String DEAD_LETTERED = "toolonce.relay.dead_lettered";
+    public static final String SEND_FAILURES = "toolonce.relay.send_failures";
+
+    private static final Duration[] SLO = {Duration.ofMillis(1), Duration.ofMillis(2), Duration.ofMillis(5),
+            Duration.ofMillis(10), Duration.ofMillis(20), Duration.ofMillis(50), Duration.ofMillis(100),
+            Duration.ofMillis(250), Duration.ofMillis(500), Duration.ofMillis(1000)};
+
+    private final MeterRegistry registry;
+    private final Map<String, SourceMeters> sources = new ConcurrentHashMap<>();
+    private final LatencyHistogram window = new LatencyHistogram();
+
+    public RelayStats(MeterRegistry registry) {
+        this.registry = registry;
+    }
 
     /**
-     * A record was acknowledged by its topic.
+     * The meters of one source, registered on first use.
      *
-     * @param commitToAckMicros ack time minus the source transaction's commit time
+     * @param source the source's name (the {@code source} tag)
+     * @return the same instance for the same name; never null
      */
-    public void published(long commitToAckMicros) {
-        published.increment();
-        latency.record(commitToAckMicros);
+    public SourceMeters source(String source) {
+        return sources.computeIfAbsent(source, SourceMeters::new);
     }
 
-    /** A record whose commit time does not measure the relay (a snapshot row) was acknowledged. */
-    public void publishedUnmeasured() {
-        published.increment();
-    }
-
-    /** A record was acknowledged by the dead-letter topic. */
-    public void deadLettered() {
-        deadLettered.increment();
-    }
-
+    /** Rows acknowledged by their topic since start-up, all sources. */
     public long publishedCount() {
-        return published.sum();
+        return sources.values().stream().mapToLong(m -> (long) m.published.count()).sum();
     }
 
+    /** Rows acknowledged by the dead-letter topic since start-up, all sources and codes. */
     public long deadLetteredCount() {
-        return deadLettered.sum();
+        return sources.values().stream().mapToLong(SourceMeters::deadLetteredCount).sum();
     }
 
+    /** Commit→ack figures since start-up or the last {@link #resetLatency()}, all sources. */
     public LatencyHistogram.Snapshot latency() {
-        return latency.snapshot();
+        return window.snapshot();
     }
 
-    /** Clears the latency histogram (the counters keep counting). */
+    /** Clears the resettable latency window of {@code /relay/stats}; the Micrometer meters keep counting. */
     public void resetLatency() {
-        latency.reset();
+        window.reset();
+    }
+
+    /** The meters of one source; methods are called from producer callbacks and the engine's thread. */
+    public final class SourceMeters {
+        private final String source;
+        private final Timer commitToAck;
+        private final Counter published;
+        private final Counter sendFailures;
+        private final Map<String, Counter> deadLettered = new ConcurrentHashMap<>();
+
+        private SourceMeters(String source) {
+            this.source = source;
+            this.commitToAck = Timer.builder(COMMIT_TO_ACK).tag("source", source)
+                    .description("outbox row committed in its source database until Kafka acknowledged it")
+                    .publishPercentileHistogram().serviceLevelObjectives(SLO).register(registry);
+            this.published = Counter.builder(PUBLISHED).tag("source", source)
+                    .description("outbox rows acknowledged by their topic").register(registry);
+            this.sendFailures = Counter.builder(SEND_FAILURES).tag("source", source)
+                    .description("sends that failed for a reason a retry may cure; each hands its batch back")
+                    .register(registry);
+        }
+
+        /**
+         * A row was acknowledged by its topic.
+         *
+         * @param commitToAckMicros ack time minus the source transaction's commit time; a negative value
+         *                          (the clock stepped back) counts as zero
+         */
+        public void published(long commitToAckMicros) {
+            long micros = Math.max(0, commitToAckMicros);
+            published.increment();
+            commitToAck.record(micros, TimeUnit.MICROSECONDS);
+            window.record(micros);
+        }
+
+        /** A row whose commit time does not measure the relay (a snapshot row) was acknowledged. */
+        public void publishedUnmeasured() {
+            published.increment();
+        }
+
+        /** A row was acknowledged by the dead-letter topic, sent there for {@code code}. */
+        public void deadLettered(String code) {
+            deadLettered.computeIfAbsent(code, c -> Counter.builder(DEAD_LETTERED).tag("source", source)
+                    .tag("code", c).description("outbox rows acknowledged by the relay's dead-letter topic")
+                    .register(registry)).increment();
+        }
+
+        /** A send failed for a reason a retry may cure; its batch is handed back. */
+        public void sendFailed() {
+            sendFailures.increment();
+        }
+
+        private long deadLetteredCount() {
+            return deadLettered.values().stream().mapToLong(c -> (long) c.count()).sum();
+        }
     }
 }

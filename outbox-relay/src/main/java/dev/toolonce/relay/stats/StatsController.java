@@ -9,9 +9,11 @@ import org.springframework.web.bind.annotation.RestController;
 import dev.toolonce.relay.engine.RelayEngines;
 
 /**
- * {@code GET /relay/stats}: records published and dead-lettered, commit→ack latency
- * percentiles in milliseconds, and each source's state. {@code POST /relay/stats/reset} clears
- * the latency histogram (the counters keep counting).
+ * {@code GET /relay/stats}: records published and dead-lettered (the sums of the Micrometer counters
+ * over sources and codes), commit→ack latency percentiles in milliseconds since start-up or the last
+ * reset (the resettable window of {@link RelayStats}), and each source's state.
+ * {@code POST /relay/stats/reset} clears that latency window; the counters, and every meter Prometheus
+ * scrapes, keep counting. The bench reads this shape ({@code published}, {@code latencyMs.*}).
  */
 @RestController
 public class StatsController {
