@@ -5,6 +5,7 @@ import dev.toolonce.chaos.faults.Fault;
 import dev.toolonce.chaos.faults.FaultContext;
 import dev.toolonce.chaos.faults.Injection;
 import dev.toolonce.chaos.faults.Sandbox;
+import dev.toolonce.chaos.metrics.MeterWatch;
 import dev.toolonce.chaos.oracle.Oracle;
 import dev.toolonce.chaos.oracle.RoundResult;
 import dev.toolonce.chaos.report.ChaosReport;
@@ -17,6 +18,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.UUID;
 
 /**
@@ -52,18 +55,22 @@ public final class Chaos {
             try (ResultsWatch watch = new ResultsWatch(stack.kafkaBootstrap(), prefix);
                  Workload workload = new Workload(stack.jdbcUrl(), stack.kafkaBootstrap(), o.rate())) {
                 Oracle oracle = new Oracle(stack.jdbcUrl(), sandbox, watch, o.unsafeBaseline());
+                MeterWatch meters = new MeterWatch(stack.meterEndpoints());
                 for (String name : o.faults()) {
                     Fault fault = Catalogue.all().get(name);
                     List<RoundResult> ofFault = new ArrayList<>();
+                    Map<String, Double> moved = new TreeMap<>();
                     for (int i = 1; i <= o.perFault(); i++) {
                         String tenant = prefix + "-" + name + "-" + i;
+                        Map<String, Map<String, Double>> before = meters.snapshot();
                         RoundResult r = round(fault, i, tenant, new FaultContext(stack, workload, watch, sandbox, i),
                                 oracle, o.quiesce());
+                        MeterWatch.add(moved, MeterWatch.moved(before, meters.snapshot()));
                         progress(r, o.perFault());
                         ofFault.add(r);
                     }
                     rounds.addAll(ofFault);
-                    summaries.add(FaultSummary.of(name, fault.description(), ofFault));
+                    summaries.add(FaultSummary.of(name, fault.description(), ofFault, moved));
                 }
             }
         } finally {

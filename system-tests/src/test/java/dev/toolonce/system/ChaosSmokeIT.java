@@ -22,7 +22,9 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code ./toolonce chaos --smoke} inside the test command: a stack of its own (PostgreSQL, Kafka, relay, two
  * executors, result consumer, sandbox, each its own process, under {@code target/chaos-home} on ports of its own),
  * one round of each smoke fault (an executor halted at its crash point after the tool applied, a relay SIGKILL, a
- * response lost after the effect, records delivered again), judged at the sandbox ledger by the workload's opIds.
+ * response lost after the effect, records delivered again), judged at the sandbox ledger by the workload's opIds,
+ * and the executors' {@code /actuator/prometheus} scraped around every round: the meters an operator would watch
+ * must have moved (intake, reconciliations after the lost response, the inbox's duplicates after the redelivery).
  * Correctness only: nothing about speed is asserted.
  */
 class ChaosSmokeIT {
@@ -48,7 +50,28 @@ class ChaosSmokeIT {
         assertThat(report.stuck()).as("calls neither final nor in review").isZero();
         assertThat(report.absorbed()).as("redeliveries and retries the stack had to absorb").isPositive();
         assertThat(report.problems()).isEmpty();
+
+        // What an operator's dashboard showed meanwhile: the executors' meters on /actuator/prometheus moved.
+        assertThat(report.faults()).allSatisfy(f -> assertThat(grew(f, "toolonce_intake_total", ""))
+                .as("%s: intents taken in, on the executors' /actuator/prometheus", f.fault()).isPositive());
+        FaultSummary lostResponse = fault(report, "lost-response");
+        assertThat(grew(lostResponse, "toolonce_reconciliations_total", ""))
+                .as("lost-response: unknown outcomes reconciled, by outcome").isPositive();
+        assertThat(grew(fault(report, "duplicate-delivery"), "toolonce_intake_total", "disposition=\"DUPLICATE_MESSAGE\""))
+                .as("duplicate-delivery: redelivered records recognised by the executors' inbox").isPositive();
         assertThat(Files.readString(dir.resolve("chaos.html"))).contains("<svg").doesNotContain("<script", "<link", "src=");
+    }
+
+    private static FaultSummary fault(ChaosReport report, String name) {
+        return report.faults().stream().filter(f -> f.fault().equals(name)).findFirst().orElseThrow();
+    }
+
+    /** How much the series of {@code metric} whose labels contain {@code label} grew during the fault's rounds. */
+    private static double grew(FaultSummary f, String metric, String label) {
+        return f.meters().entrySet().stream()
+                .filter(e -> e.getKey().equals(metric) || e.getKey().startsWith(metric + "{"))
+                .filter(e -> e.getKey().contains(label))
+                .mapToDouble(e -> e.getValue()).sum();
     }
 
     private static Path repoRoot() {

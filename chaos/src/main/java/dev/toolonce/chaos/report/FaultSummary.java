@@ -3,19 +3,23 @@ package dev.toolonce.chaos.report;
 import dev.toolonce.chaos.oracle.RoundResult;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * One fault's rounds added up. Recovery times are injection → first result of an intent sent after it.
  *
  * @param missedRounds rounds whose fault never fired: each one fails the experiment
+ * @param meters       the services' ToolOnce counters and timer counts that moved during the rounds (series →
+ *                     growth, summed over services; lower bounds, see {@code MeterWatch})
  */
 public record FaultSummary(String fault, String description, int rounds, long injections, int missedRounds,
                            long calls, long messages, long absorbed, long duplicates, long lost, long stuck,
                            long inDoubt, long unknown, long reconciled, long review, long conflictsSent,
                            long conflictsRefused, Long recoveryP50, Long recoveryP95, Long recoveryP99,
-                           List<Long> recoveryMillis) {
+                           List<Long> recoveryMillis, Map<String, Double> meters) {
 
-    public static FaultSummary of(String fault, String description, List<RoundResult> rounds) {
+    public static FaultSummary of(String fault, String description, List<RoundResult> rounds,
+                                  Map<String, Double> meters) {
         List<Long> recovery = new ArrayList<>();
         rounds.forEach(r -> recovery.addAll(r.recoveryMillis()));
         recovery.sort(Long::compare);
@@ -26,7 +30,8 @@ public record FaultSummary(String fault, String description, int rounds, long in
                 sum(rounds, RoundResult::inDoubt), sum(rounds, RoundResult::unknown),
                 sum(rounds, RoundResult::reconciled), sum(rounds, RoundResult::review),
                 sum(rounds, RoundResult::conflictsSent), sum(rounds, RoundResult::conflictsRefused),
-                percentile(recovery, 50), percentile(recovery, 95), percentile(recovery, 99), List.copyOf(recovery));
+                percentile(recovery, 50), percentile(recovery, 95), percentile(recovery, 99), List.copyOf(recovery),
+                Map.copyOf(meters));
     }
 
     private static long sum(List<RoundResult> rounds, java.util.function.ToLongFunction<RoundResult> f) {

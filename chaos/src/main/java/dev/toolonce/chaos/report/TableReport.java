@@ -1,6 +1,9 @@
 package dev.toolonce.chaos.report;
 
+import dev.toolonce.chaos.metrics.PrometheusText;
 import java.io.PrintStream;
+import java.util.Map;
+import java.util.TreeMap;
 
 /** The table on stdout and the one-line summary after it. */
 public final class TableReport {
@@ -23,6 +26,13 @@ public final class TableReport {
                         + "(refused %s), manual recovery %.4f; in doubt (hand-over failed during an outage) %d%n",
                 r.duplicateSideEffectRate(), pct(r.reconciliationSuccessRate()), r.idempotencyConflictRate(),
                 pct(r.conflictRefusalRate()), r.manualRecoveryRate(), r.inDoubt());
+        if (r.faults().stream().anyMatch(f -> !f.meters().isEmpty())) {
+            out.println("meters moved per fault (toolonce_* counters and timer counts on /actuator/prometheus, summed"
+                    + " over services and labels; --json has every series):");
+            for (FaultSummary f : r.faults()) {
+                out.printf("  %-23s %s%n", f.fault(), byName(f.meters()));
+            }
+        }
         out.printf("intents=%d injections=%d duplicate_side_effects=%d lost=%d stuck=%d needs_review=%d%n",
                 r.messages(), r.injections(), r.duplicates(), r.lost(), r.stuck(), r.review());
         if (r.passed()) {
@@ -30,6 +40,18 @@ public final class TableReport {
         } else {
             r.problems().forEach(p -> out.println("RESULT: FAILED: " + p));
         }
+    }
+
+    /** {@code name=total} per metric name, labels summed away, in name order. */
+    static String byName(Map<String, Double> series) {
+        Map<String, Double> names = new TreeMap<>();
+        series.forEach((s, v) -> names.merge(PrometheusText.name(s), v, Double::sum));
+        if (names.isEmpty()) {
+            return "(none)";
+        }
+        StringBuilder line = new StringBuilder();
+        names.forEach((n, v) -> line.append(line.isEmpty() ? "" : " ").append(n).append('=').append(Math.round(v)));
+        return line.toString();
     }
 
     static String ms(Long millis) {

@@ -131,6 +131,25 @@ public final class ChaosStack implements AutoCloseable {
         return "http://127.0.0.1:" + ports.sandbox();
     }
 
+    /**
+     * Service → its {@code /actuator/prometheus}: both executors (not the unsafe baseline's, which has none), the
+     * relay and the result consumer.
+     */
+    public Map<String, String> meterEndpoints() {
+        Map<String, String> endpoints = new java.util.LinkedHashMap<>();
+        if (!naive) {
+            endpoints.put(executorA.name(), prometheus(ports.executorA()));
+            endpoints.put(executorB.name(), prometheus(ports.executorB()));
+        }
+        endpoints.put(relay.name(), prometheus(ports.relay()));
+        endpoints.put(consumer.name(), prometheus(ports.consumer()));
+        return endpoints;
+    }
+
+    private static String prometheus(int port) {
+        return "http://127.0.0.1:" + port + "/actuator/prometheus";
+    }
+
     public String executorUrl() {
         return "http://127.0.0.1:" + ports.executorA();
     }

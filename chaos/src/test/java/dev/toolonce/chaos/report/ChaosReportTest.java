@@ -14,9 +14,13 @@ class ChaosReportTest {
                 recovery, 0, Map.of());
     }
 
+    private static FaultSummary summary(List<RoundResult> rounds) {
+        return FaultSummary.of("f", "d", rounds, Map.of("toolonce_intake_total{disposition=\"PLANNED\"}", 12.0));
+    }
+
     @Test
     void aCleanRunWhereEveryFaultFiredPasses() {
-        FaultSummary f = FaultSummary.of("f", "d", List.of(round(1, 0, 0, 0, List.of(30L)), round(2, 0, 0, 0, List.of(10L, 20L))));
+        FaultSummary f = summary(List.of(round(1, 0, 0, 0, List.of(30L)), round(2, 0, 0, 0, List.of(10L, 20L))));
         ChaosReport r = ChaosReport.of("toolonce", "run", 2, List.of(f), List.of(), 1);
         assertThat(r.passed()).isTrue();
         assertThat(f.injections()).isEqualTo(3);
@@ -27,14 +31,14 @@ class ChaosReportTest {
 
     @Test
     void aRoundWithoutAnInjectionFailsTheExperimentEvenWhenNothingWentWrong() {
-        FaultSummary f = FaultSummary.of("f", "d", List.of(round(1, 0, 0, 0, List.of()), round(0, 0, 0, 0, List.of())));
+        FaultSummary f = summary(List.of(round(1, 0, 0, 0, List.of()), round(0, 0, 0, 0, List.of())));
         ChaosReport r = ChaosReport.of("toolonce", "run", 2, List.of(f), List.of(), 1);
         assertThat(r.problems()).containsExactly("f: the fault never fired in 1 of 2 rounds");
     }
 
     @Test
     void duplicatesLostAndStuckEachFailAToolOnceRun() {
-        FaultSummary f = FaultSummary.of("f", "d", List.of(round(1, 2, 3, 4, List.of())));
+        FaultSummary f = summary(List.of(round(1, 2, 3, 4, List.of())));
         ChaosReport r = ChaosReport.of("toolonce", "run", 1, List.of(f), List.of(), 1);
         assertThat(r.problems()).containsExactly("2 duplicate side effects", "3 lost calls", "4 stuck calls");
         assertThat(r.duplicateSideEffectRate()).isEqualTo(0.2);
@@ -42,8 +46,8 @@ class ChaosReportTest {
 
     @Test
     void theUnsafeBaselineFailsWhenItShowsNoDuplicateAndPassesWhenItDoes() {
-        FaultSummary clean = FaultSummary.of("f", "d", List.of(round(1, 0, 0, 0, List.of())));
-        FaultSummary dup = FaultSummary.of("f", "d", List.of(round(1, 5, 0, 0, List.of())));
+        FaultSummary clean = summary(List.of(round(1, 0, 0, 0, List.of())));
+        FaultSummary dup = summary(List.of(round(1, 5, 0, 0, List.of())));
         assertThat(ChaosReport.of("unsafe-baseline", "run", 1, List.of(clean), List.of(), 1).problems())
                 .singleElement().asString().contains("not sharp enough");
         assertThat(ChaosReport.of("unsafe-baseline", "run", 1, List.of(dup), List.of(), 1).passed()).isTrue();
@@ -53,5 +57,15 @@ class ChaosReportTest {
     void percentilesOfNothingAreAbsent() {
         assertThat(FaultSummary.percentile(List.of(), 50)).isNull();
         assertThat(FaultSummary.percentile(List.of(5L), 99)).isEqualTo(5);
+    }
+
+    @Test
+    void theTableSumsEachFaultsMetersByName() {
+        assertThat(TableReport.byName(Map.of(
+                "toolonce_intake_total{disposition=\"PLANNED\"}", 10.0,
+                "toolonce_intake_total{disposition=\"REPLAYED\"}", 2.0,
+                "toolonce_reconciliations_total{outcome=\"applied\"}", 1.0)))
+                .isEqualTo("toolonce_intake_total=12 toolonce_reconciliations_total=1");
+        assertThat(TableReport.byName(Map.of())).isEqualTo("(none)");
     }
 }
