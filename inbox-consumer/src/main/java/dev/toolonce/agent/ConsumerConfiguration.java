@@ -1,21 +1,22 @@
 package dev.toolonce.agent;
 
 import dev.toolonce.agent.results.ResultListener;
-import dev.toolonce.jdbc.DatabaseProbe;
-import dev.toolonce.messaging.ConsumerContainers;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.boot.health.contributor.Status;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
-import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
  * The thin runnable on the agent library: the result consumer, the task engine and {@code /tasks} all come from
  * {@code toolonce-agent-spring-boot-starter} (configured from {@code toolonce.agent.*}, which
- * {@code toolonce-consumer.yml} maps from the older {@code toolonce.consumer.*} keys). This adds readiness and counters.
+ * {@code toolonce-consumer.yml} maps from the older {@code toolonce.consumer.*} keys), and so do its health
+ * indicators and meters (docs/operations.md §3). This adds {@code /ready} and {@code /consumer/stats}.
  */
 @Configuration(proxyBeanMethods = false)
 public class ConsumerConfiguration {
@@ -24,28 +25,30 @@ public class ConsumerConfiguration {
     @RestController
     static class ConsumerController {
         private final ResultListener listener;
-        private final DatabaseProbe database;
-        private final KafkaListenerEndpointRegistry listeners;
+        private final Map<String, HealthIndicator> checks = new LinkedHashMap<>();
 
-        ConsumerController(ResultListener listener, DatabaseProbe database, KafkaListenerEndpointRegistry listeners) {
+        /** The checks are the starter's readiness indicators, under the names {@code /ready} has always reported. */
+        ConsumerController(ResultListener listener,
+                           @Qualifier("agentDatabaseHealthIndicator") HealthIndicator database,
+                           @Qualifier("resultListenerHealthIndicator") HealthIndicator listeners) {
             this.listener = listener;
-            this.database = database;
-            this.listeners = listeners;
+            checks.put("database", database);
+            checks.put("listeners", listeners);
         }
 
-        /** 200 while the database answers and every listener container runs; 503 naming what is wrong. */
+        /** 200 while the database answers and the results listener container runs; 503 naming what is wrong. */
         @GetMapping("/ready")
         ResponseEntity<Map<String, Object>> ready() {
-            Map<String, Object> checks = new LinkedHashMap<>();
-            checks.put("database", database.getAsBoolean());
-            checks.put("listeners", ConsumerContainers.allRunning(listeners));
-            boolean ready = checks.values().stream().allMatch(Boolean.TRUE::equals);
+            Map<String, Object> results = new LinkedHashMap<>();
+            checks.forEach((name, check) -> results.put(name, Status.UP.equals(check.health().getStatus())));
+            boolean ready = results.values().stream().allMatch(Boolean.TRUE::equals);
             Map<String, Object> body = new LinkedHashMap<>();
             body.put("status", ready ? "ready" : "not ready");
-            body.put("checks", checks);
+            body.put("checks", results);
             return ResponseEntity.status(ready ? HttpStatus.OK : HttpStatus.SERVICE_UNAVAILABLE).body(body);
         }
 
+        /** The {@code toolonce.agent.results} counters by outcome, since start-up. */
         @GetMapping("/consumer/stats")
         Map<String, Long> stats() {
             return listener.stats();

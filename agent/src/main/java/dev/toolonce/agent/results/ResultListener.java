@@ -3,12 +3,13 @@ package dev.toolonce.agent.results;
 import dev.toolonce.jdbc.InboxStore;
 import dev.toolonce.jdbc.PayloadHash;
 import dev.toolonce.messaging.IsolatingBatchProcessor;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.springframework.kafka.annotation.KafkaListener;
@@ -19,18 +20,31 @@ import org.springframework.transaction.support.TransactionTemplate;
  * new ones to their steps. Unreadable records, and records that fail on their own within their attempts, are
  * dead-lettered alone ({@link IsolatingBatchProcessor}) and recorded in {@code step_result_log} with the reason,
  * so that no step waits silently. Offsets are committed by the container after this returns.
+ *
+ * <p>Meters, registered with the {@link MeterRegistry} it is given (the application's, when the starter finds one;
+ * docs/operations.md §3): {@value #RESULTS} counts every result by {@code outcome} — {@code applied} (a step
+ * changed), {@code not_applied} (new, but no step changed: no such step, a call version that is not newer, a rejection
+ * not addressed to the step's own intent), {@code duplicate}
+ * (already in the inbox), {@code dead_lettered} — and {@value #BATCH} times each poll batch, its transaction
+ * included. {@link #stats()} is a view of the counters.
  */
 public final class ResultListener {
+    public static final String RESULTS = "toolonce.agent.results";
+    public static final String BATCH = "toolonce.agent.results.batch";
+    /** The id of the results listener container, for readiness checks. */
+    public static final String LISTENER_ID = "results";
+
     private final String group;
     private final InboxStore inbox;
     private final StepResults steps;
     private final List<ResultHandler> handlers;
     private final ResultDecoder decoder = new ResultDecoder();
     private final IsolatingBatchProcessor<ResultDecoder.Readable> processor;
-    private final AtomicLong applied = new AtomicLong();
-    private final AtomicLong notApplied = new AtomicLong();
-    private final AtomicLong duplicates = new AtomicLong();
-    private final AtomicLong deadLettered = new AtomicLong();
+    private final Counter applied;
+    private final Counter notApplied;
+    private final Counter duplicates;
+    private final Counter deadLettered;
+    private final Timer batches;
 
     public ResultListener(String group, InboxStore inbox, StepResults steps,
                           IsolatingBatchProcessor.DeadLetterSink deadLetters, TransactionTemplate tx,
@@ -50,6 +64,12 @@ public final class ResultListener {
         this.group = group;
         this.inbox = inbox;
         this.steps = steps;
+        this.applied = outcome(meters, "applied");
+        this.notApplied = outcome(meters, "not_applied");
+        this.duplicates = outcome(meters, "duplicate");
+        this.deadLettered = outcome(meters, "dead_lettered");
+        this.batches = Timer.builder(BATCH).publishPercentileHistogram()
+                .description("one poll batch of results, its transaction included").register(meters);
         this.processor = new IsolatingBatchProcessor<>(
                 new IsolatingBatchProcessor.Settings("results", maxAttempts, Duration.ofMillis(200)),
                 decoder::decode,
@@ -60,7 +80,7 @@ public final class ResultListener {
                 },
                 deadLetters, databaseAnswers,
                 (record, decoded, code, message) -> {
-                    deadLettered.incrementAndGet();
+                    deadLettered.increment();
                     tx.executeWithoutResult(s -> steps.deadLettered(record, decoded == null ? null : decoded.result(),
                             code, message));
                 },
@@ -68,12 +88,12 @@ public final class ResultListener {
     }
 
 
-    @KafkaListener(id = "results",
+    @KafkaListener(id = LISTENER_ID,
             topics = "${toolonce.agent.results-topic:${toolonce.consumer.results-topic:toolonce.tool-results}}",
             groupId = "${toolonce.agent.consumer-group:${toolonce.consumer.consumer-group:toolonce-agent}}",
             containerFactory = "${toolonce.agent.container-factory:toolonceResultsContainerFactory}", batch = "true")
     public void onBatch(List<ConsumerRecord<byte[], byte[]>> records) {
-        processor.process(records);
+        batches.record(() -> processor.process(records));
     }
 
     /** @return null for a duplicate message, else whether a step changed */
@@ -89,12 +109,17 @@ public final class ResultListener {
     }
 
     private void count(Boolean outcome) {
-        (outcome == null ? duplicates : outcome ? applied : notApplied).incrementAndGet();
+        (outcome == null ? duplicates : outcome ? applied : notApplied).increment();
     }
 
-    /** Counters since start-up. */
+    private static Counter outcome(MeterRegistry meters, String outcome) {
+        return Counter.builder(RESULTS).tag("outcome", outcome).description("result events consumed, by outcome")
+                .register(meters);
+    }
+
+    /** Counters since start-up: a view of the {@value #RESULTS} meters. */
     public Map<String, Long> stats() {
-        return Map.of("applied", applied.get(), "notApplied", notApplied.get(),
-                "duplicates", duplicates.get(), "deadLettered", deadLettered.get());
+        return Map.of("applied", (long) applied.count(), "notApplied", (long) notApplied.count(),
+                "duplicates", (long) duplicates.count(), "deadLettered", (long) deadLettered.count());
     }
 }
