@@ -50,8 +50,8 @@ public final class DemoMain {
         }
         Sagas sagas = new Sagas(config, workload.tenant, runId);
         sagas.submit(config.sagas());
-        System.out.printf("sent in %d ms, and %d sagas (reserve a ticket -> charge -> confirmation email, every "
-                + "fourth charge refused); waiting for results%n", Duration.between(start, Instant.now()).toMillis(),
+        System.out.printf("sent in %d ms, and %d sagas (reserve a ticket -> dry run of the charge, then the charge -> "
+                + "confirmation email, every fourth charge refused by its dry run); waiting for results%n", Duration.between(start, Instant.now()).toMillis(),
                 config.sagas());
         try (ResultCollector results = new ResultCollector(config.kafkaBootstrap(), workload.tenant)) {
             awaitResults(results, sent, workload.malformed.size(), config.timeout());

@@ -126,6 +126,8 @@ public record DemoReport(int intents, int answered, long sideEffects, long dupli
         out.printf("sagas=%d by final state %s (still running: %d)%n", sagas.sagas(), sagas.byState(), sagas.open());
         out.printf("compensations started=%d committed=%d, compensation success rate %.2f%n",
                 sagas.compensationsStarted(), sagas.compensationsCommitted(), sagas.compensationSuccessRate());
+        out.printf("dry runs of the charges=%d, refused=%d (each refused before anything was charged)%n",
+                sagas.dryRuns(), sagas.dryRunsRefused());
         out.printf("elapsed: %.1f s%n", elapsed.toMillis() / 1000.0);
         out.printf("intents=%d results=%d side_effects=%d duplicate_side_effects=%d lost=%d needs_review=%d stuck=%d%n",
                 intents, answered, sideEffects, duplicateSideEffects, lost, needsReview, stuck);

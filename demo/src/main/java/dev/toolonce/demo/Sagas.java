@@ -1,6 +1,7 @@
 package dev.toolonce.demo;
 
 import dev.toolonce.agent.publish.IntentPublisher;
+import dev.toolonce.agent.task.DryRunCatalog;
 import dev.toolonce.agent.task.Plan;
 import dev.toolonce.agent.task.StepSpec;
 import dev.toolonce.agent.task.TaskEngine;
@@ -24,9 +25,10 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The demo's sagas (docs/agent-tasks.md): "reserve a ticket → charge a payment → send a confirmation email", run many
- * times through the agent library against the running stack, with the sandbox's faults on. One in four charges is
- * refused by the payment tool (an invalid currency), so its task must compensate the reservation. The verdict is
- * read from the agent's checkpoints and the executor's ledger.
+ * times through the agent library against the running stack, with the sandbox's faults on. Every charge is checked
+ * first by the payment tool's dry run (declared in the executor's tool YAML); one in four is refused by it (an
+ * invalid currency), before anything is charged, so its task must compensate the reservation. The verdict is read
+ * from the agent's checkpoints and the executor's ledger.
  */
 final class Sagas {
     private final TaskEngine tasks;
@@ -37,7 +39,7 @@ final class Sagas {
 
     /** Tasks by final state, and the compensations the executor ran for them. */
     record Summary(int sagas, Map<String, Long> byState, long compensationsStarted, long compensationsCommitted,
-                   long open) {
+                   long open, long dryRuns, long dryRunsRefused) {
         double compensationSuccessRate() {
             return compensationsStarted == 0 ? 1.0 : (double) compensationsCommitted / compensationsStarted;
         }
@@ -51,10 +53,11 @@ final class Sagas {
         this.tasks = new TaskEngine(new TaskStore(jdbc, "agent"),
                 new IntentPublisher("agent", Contract.INTENTS_TOPIC, "/agents/demo"),
                 new TaskEvents(jdbc, "agent", TaskEvents.DEFAULT_TOPIC, "/agents/demo"), ds,
-                new TransactionTemplate(new DataSourceTransactionManager(ds)));
+                new TransactionTemplate(new DataSourceTransactionManager(ds)),
+                DryRunCatalog.of(List.of("payments/charge"))); // payments.operations.charge.dry-run in the executor
     }
 
-    /** Submits {@code n} sagas; every fourth one's charge will be refused. */
+    /** Submits {@code n} sagas; every fourth one's charge will be refused by its dry run. */
     void submit(int n) {
         for (int i = 0; i < n; i++) {
             String task = run + "-saga-" + i;
@@ -63,7 +66,7 @@ final class Sagas {
                     StepSpec.of("reserve", "tickets", "create", args(task, "reserve").put("title", "seat " + i))
                             .withCompensation(),
                     StepSpec.of("charge", "payments", "charge", args(task, "charge").put("amount", 1000 + i)
-                            .put("currency", currency)).withCompensation(),
+                            .put("currency", currency)).withDryRun().withCompensation(),
                     StepSpec.of("confirm", "email", "send", args(task, "confirm").put("to", "guest" + i + "@example.com")
                             .put("subject", "your seat")).asIrreversible()));
             ids.add(task);
@@ -88,7 +91,13 @@ final class Sagas {
         Long committed = jdbc.queryForObject("SELECT count(*) FROM executor.tool_call WHERE tenant_id = ? "
                 + "AND operation LIKE '%.compensate' AND task_id LIKE ? AND state = 'COMMITTED'", Long.class, tenant,
                 run + "-saga-%");
-        return new Summary(ids.size(), byState, started == null ? 0 : started, committed == null ? 0 : committed, open());
+        Long dryRuns = jdbc.queryForObject("SELECT count(*) FROM executor.tool_call WHERE tenant_id = ? "
+                + "AND operation LIKE '%.dry-run' AND task_id LIKE ?", Long.class, tenant, run + "-saga-%");
+        Long refused = jdbc.queryForObject("SELECT count(*) FROM executor.tool_call WHERE tenant_id = ? "
+                + "AND operation LIKE '%.dry-run' AND task_id LIKE ? AND state = 'FAILED_FINAL'", Long.class, tenant,
+                run + "-saga-%");
+        return new Summary(ids.size(), byState, started == null ? 0 : started, committed == null ? 0 : committed, open(),
+                dryRuns == null ? 0 : dryRuns, refused == null ? 0 : refused);
     }
 
     private long open() {

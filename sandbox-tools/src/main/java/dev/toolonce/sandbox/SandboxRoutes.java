@@ -30,6 +30,8 @@ public class SandboxRoutes {
                 .get("/ready", request -> Response.json(200, Json.object().put("status", "ready")))
                 .post("/payments/charges", faults.wrap(PaymentsTool.NAME, payments::charge))
                 .get("/payments/charges", faults.wrapLookup(PaymentsTool.NAME, payments::findCharge))
+                // the charge's dry run has no effect: nothing for the faults to lose or duplicate
+                .post("/payments/charges/validate", payments::validateCharge)
                 .post("/payments/refunds", faults.wrap(PaymentsTool.NAME, payments::refund))
                 .post("/tickets", faults.wrap(TicketsTool.NAME, tickets::create))
                 .get("/tickets", faults.wrapLookup(TicketsTool.NAME, tickets::find))

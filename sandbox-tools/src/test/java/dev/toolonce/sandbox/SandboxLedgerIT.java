@@ -64,6 +64,24 @@ class SandboxLedgerIT {
     }
 
     @Test
+    void theChargesDryRunChecksLikeAChargeAndLeavesNoEffect() throws Exception {
+        String key = unique("dry");
+        var valid = send("POST", "/payments/charges/validate", "{\"amount\":1000,\"currency\":\"EUR\"}",
+                Map.of("Idempotency-Key", key));
+        assertThat(valid.statusCode()).isEqualTo(200);
+        assertThat(json(valid).get("valid").asBoolean()).isTrue();
+        var invalid = send("POST", "/payments/charges/validate", "{\"amount\":1000,\"currency\":\"12\"}",
+                Map.of("Idempotency-Key", key));
+        assertThat(invalid.statusCode()).isEqualTo(400);
+        assertThat(effects("payments")).noneMatch(e -> e.get("effectKey").stringValue().equals(key));
+        // the key was not consumed: a real charge under it is a new effect
+        var charge = send("POST", "/payments/charges", "{\"amount\":1000,\"currency\":\"EUR\"}",
+                Map.of("Idempotency-Key", key));
+        assertThat(charge.statusCode()).isEqualTo(201);
+        assertThat(effect("payments", key).get("count").asInt()).isEqualTo(1);
+    }
+
+    @Test
     void twoChargesWithOneKeyAreOneEffect() throws Exception {
         String key = unique("charge");
         String body = "{\"amount\":1000,\"currency\":\"EUR\",\"opId\":\"" + key + "-op\"}";

@@ -6,11 +6,14 @@ public final class Contract {
     public static final String RESULTS_TOPIC = "toolonce.tool-results";
     public static final String INTENTS_DLQ_TOPIC = "toolonce.tool-intents.dlq";
     public static final String RESULTS_DLQ_TOPIC = "toolonce.tool-results.dlq";
+    /** Task events of agents that run tasks (docs/agent-tasks.md §8); record key {@code tenantId/taskId}. */
+    public static final String TASKS_TOPIC = "toolonce.agent-tasks";
     /** The relay's dead-letter topic, for outbox rows Kafka can never accept (docs/contract.md §11). */
     public static final String RELAY_DLQ_TOPIC = "toolonce.relay.dlq";
 
     public static final String INTENT_TYPE = "dev.toolonce.tool-intent.v1";
     public static final String RESULT_TYPE = "dev.toolonce.tool-result.v1";
+    public static final String TASK_TYPE = "dev.toolonce.agent-task.v1";
 
     public static final String CE_SPECVERSION = "ce_specversion";
     public static final String CE_ID = "ce_id";

@@ -17,13 +17,15 @@ import tools.jackson.databind.ObjectMapper;
 public final class ContractValidator {
     private final Schema intentSchema;
     private final Schema resultSchema;
+    private final Schema taskSchema;
 
-    /** Loads both schemas from the classpath ({@code /schemas/*.v1.json}). */
+    /** Loads the schemas from the classpath ({@code /schemas/*.v1.json}). */
     public ContractValidator() {
         SchemaRegistry registry = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
         ObjectMapper mapper = new ObjectMapper();
         this.intentSchema = registry.getSchema(load(mapper, "/schemas/tool-intent.v1.json"));
         this.resultSchema = registry.getSchema(load(mapper, "/schemas/tool-result.v1.json"));
+        this.taskSchema = registry.getSchema(load(mapper, "/schemas/agent-task.v1.json"));
     }
 
     /** Violations of the intent schema, each naming the field; empty when valid. Never null. */
@@ -34,6 +36,11 @@ public final class ContractValidator {
     /** Violations of the result schema, each naming the field; empty when valid. Never null. */
     public List<String> validateResult(JsonNode result) {
         return validate(resultSchema, result);
+    }
+
+    /** Violations of the agent task event schema (docs/agent-tasks.md §8), each naming the field; empty when valid. */
+    public List<String> validateTaskEvent(JsonNode taskEvent) {
+        return validate(taskSchema, taskEvent);
     }
 
     /** The validator library itself throws on some values (e.g. 1E30 against an integer minimum): a violation too. */

@@ -48,4 +48,26 @@ class ContractValidatorTest {
         assertThat(validator.validateResult(parse(json.formatted("STARTED")))).singleElement().asString()
                 .contains("status");
     }
+
+    private static final String TASK = "{\"messageId\":\"e1\",\"at\":\"2026-12-01T10:00:00Z\",\"tenantId\":\"acme\","
+            + "\"taskId\":\"order-7\",\"state\":\"%s\",\"open\":%s,\"version\":3,\"failedStep\":null,"
+            + "\"steps\":[{\"stepId\":\"charge\",\"tool\":\"payments\",\"operation\":\"charge\","
+            + "\"idempotencyKey\":\"acme:order-7:charge:1\",\"state\":\"COMMITTED\",\"compensable\":true,"
+            + "\"irreversible\":%s,\"needsApproval\":false,\"publishes\":1,\"externalObjectId\":\"ch_1\"}]}";
+
+    @Test
+    void aTaskEventIsValidAndItsOpenFlagMustMatchItsState() {
+        assertThat(validator.validateTaskEvent(parse(TASK.formatted("RUNNING", "true", "false")))).isEmpty();
+        assertThat(validator.validateTaskEvent(parse(TASK.formatted("SUCCEEDED", "false", "false")))).isEmpty();
+        assertThat(validator.validateTaskEvent(parse(TASK.formatted("SUCCEEDED", "true", "false")))).isNotEmpty()
+                .allSatisfy(v -> assertThat(v).contains("open"));
+        assertThat(validator.validateTaskEvent(parse(TASK.formatted("DONE", "false", "false")))).isNotEmpty()
+                .anySatisfy(v -> assertThat(v).contains("state"));
+    }
+
+    @Test
+    void aTaskEventStepBothCompensableAndIrreversibleIsInvalid() {
+        assertThat(validator.validateTaskEvent(parse(TASK.formatted("RUNNING", "true", "true")))).isNotEmpty()
+                .allSatisfy(v -> assertThat(v).contains("steps"));
+    }
 }

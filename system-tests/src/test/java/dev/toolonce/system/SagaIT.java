@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.toolonce.agent.publish.IntentPublisher;
+import dev.toolonce.agent.task.DryRunCatalog;
 import dev.toolonce.agent.task.Plan;
 import dev.toolonce.agent.task.Step;
 import dev.toolonce.agent.task.StepSpec;
@@ -55,7 +56,8 @@ class SagaIT {
         tasks = new TaskEngine(new TaskStore(jdbc, "agent"),
                 new IntentPublisher("agent", Contract.INTENTS_TOPIC, "/agents/saga-it"),
                 new TaskEvents(jdbc, "agent", TaskEvents.DEFAULT_TOPIC, "/agents/saga-it"), ds,
-                new TransactionTemplate(new DataSourceTransactionManager(ds)));
+                new TransactionTemplate(new DataSourceTransactionManager(ds)),
+                DryRunCatalog.of(List.of("payments/charge"))); // as the executor's default tool configuration declares
     }
 
     @AfterEach
@@ -160,6 +162,39 @@ class SagaIT {
                 + task)).build(), HttpResponse.BodyHandlers.ofString()).body());
         assertThat(shown.path("state").asString()).isEqualTo("NEEDS_REVIEW");
         assertThat(shown.path("steps").get(1).path("approvedBy").asString()).isEqualTo("saga-it");
+    }
+
+    // ---- dry runs: the payment tool's YAML declares one for charge (payments.operations.charge.dry-run)
+
+    @Test
+    void aDryRunChecksTheChargeAsItsOwnCallAndAFailedOneFailsTheTaskBeforeTheCharge() throws Exception {
+        String ok = f.tenant + "-dry-ok";
+        String bad = f.tenant + "-dry-bad";
+        tasks.submit(Plan.of(f.tenant, ok, tickets(ok, "reserve").withCompensation(),
+                payment(ok, "charge", "EUR").withDryRun().withCompensation(), counter(ok, "notify")));
+        tasks.submit(Plan.of(f.tenant, bad, tickets(bad, "reserve").withCompensation(),
+                payment(bad, "charge", "12").withDryRun().withCompensation(), // the dry run refuses the currency
+                email(bad, "confirm").asIrreversible()));
+
+        await().atMost(WAIT).until(() -> tasks.find(ok).orElseThrow().state().isFinal()
+                && tasks.find(bad).orElseThrow().state().isFinal());
+        assertThat(tasks.find(ok).orElseThrow().state()).isEqualTo(TaskState.SUCCEEDED);
+        String dryKey = f.tenant + ":" + ok + ":charge.dry-run:1";
+        assertThat(callState("payments", "charge.dry-run", dryKey)).as("the dry run is a ledger call of its own")
+                .isEqualTo("COMMITTED");
+        assertThat(callId("payments", "charge.dry-run", dryKey)).isLessThan(callId("payments", "charge", key(ok, "charge")));
+        assertThat(f.effect(f.tenant + ":" + ok + ":charge").path("count").asInt()).isEqualTo(1);
+        assertThat(step(ok, "charge").dryRunPassed()).isTrue();
+
+        assertThat(tasks.find(bad).orElseThrow().state()).isEqualTo(TaskState.COMPENSATED);
+        assertThat(tasks.steps(bad)).extracting(s -> s.state().name()).containsExactly("COMPENSATED", "FAILED", "SKIPPED");
+        assertThat(step(bad, "charge").errorMessage()).startsWith("dry run: ");
+        assertThat(callState("payments", "charge.dry-run", f.tenant + ":" + bad + ":charge.dry-run:1"))
+                .isEqualTo("FAILED_FINAL");
+        assertThat(callState("payments", "charge", key(bad, "charge"))).as("the charge was never sent").isNull();
+        assertThat(intentKeys(bad, "charge")).isEmpty();
+        assertThat(f.effect(f.tenant + ":" + bad + ":charge")).isNull();
+        assertThat(f.effect(f.tenant + ":" + bad + ":confirm")).isNull();
     }
 
     // ---- helpers

@@ -2,15 +2,17 @@ package dev.toolonce.agent.task;
 
 import dev.toolonce.core.call.CallScope;
 import dev.toolonce.core.call.Compensation;
+import dev.toolonce.core.call.DryRun;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * A task to run: ordered steps, run one after the other (docs/agent-tasks.md). {@link #check()} is what submission
- * refuses: duplicate or reserved step ids, a compensable step of an irreversible operation, and an irreversible step
- * before a compensable one (docs/protocol.md §17) — named both.
+ * A task to run: ordered steps, run one after the other (docs/agent-tasks.md). {@link #check(DryRunCatalog)} is what
+ * submission refuses: duplicate or reserved step ids, a compensable step of an irreversible operation, a dry run the
+ * step's tool does not declare, and an irreversible step before a compensable one (docs/protocol.md §17) — named
+ * both.
  *
  * @param tenantId the tenant of every call of the task
  * @param taskId   unique among the agent's tasks; 1–64 characters of {@code [A-Za-z0-9._-]}
@@ -29,9 +31,19 @@ public record Plan(String tenantId, String taskId, List<StepSpec> steps) {
     }
 
     /**
+     * {@link #check(DryRunCatalog)} where no tool declares a dry run.
+     *
      * @throws PlanRefusedException naming the step(s) and the rule, when the plan cannot be run safely
      */
     public void check() {
+        check(DryRunCatalog.NONE);
+    }
+
+    /**
+     * @param dryRuns the tool operations that declare a dry run
+     * @throws PlanRefusedException naming the step(s) and the rule, when the plan cannot be run safely
+     */
+    public void check(DryRunCatalog dryRuns) {
         if (taskId == null || !ID.matcher(taskId).matches()) {
             throw new PlanRefusedException("taskId must be 1-64 characters of [A-Za-z0-9._-], was " + taskId);
         }
@@ -41,14 +53,18 @@ public record Plan(String tenantId, String taskId, List<StepSpec> steps) {
         Set<String> seen = new HashSet<>();
         String firstIrreversible = null;
         for (StepSpec s : steps) {
-            if (!ID.matcher(s.stepId()).matches() || s.stepId().endsWith(Compensation.SUFFIX)) {
+            if (!ID.matcher(s.stepId()).matches() || s.stepId().endsWith(Compensation.SUFFIX)
+                    || s.stepId().endsWith(DryRun.SUFFIX)) {
                 throw new PlanRefusedException("step id '" + s.stepId() + "' must be 1-64 characters of [A-Za-z0-9._-]"
-                        + " and not end in " + Compensation.SUFFIX);
+                        + " and not end in " + Compensation.SUFFIX + " or " + DryRun.SUFFIX);
             }
             if (!seen.add(s.stepId())) {
                 throw new PlanRefusedException("step id '" + s.stepId() + "' appears twice");
             }
             new CallScope(tenantId, s.tool(), s.operation(), StepKeys.key(tenantId, taskId, s.stepId(), 1));
+            if (s.dryRun()) {
+                checkDryRun(s, dryRuns);
+            }
             if (s.compensable() && s.irreversible()) {
                 throw new PlanRefusedException("step '" + s.stepId() + "' is both compensable and irreversible");
             }
@@ -63,6 +79,21 @@ public record Plan(String tenantId, String taskId, List<StepSpec> steps) {
             if (s.irreversible() && firstIrreversible == null) {
                 firstIrreversible = s.stepId();
             }
+        }
+    }
+
+    private void checkDryRun(StepSpec s, DryRunCatalog dryRuns) {
+        if (!dryRuns.declares(s.tool(), s.operation())) {
+            throw new PlanRefusedException("step '" + s.stepId() + "' asks for a dry run, but tool '" + s.tool()
+                    + "' declares no dry run of operation '" + s.operation() + "' (toolonce.agent.dry-runs)");
+        }
+        try {
+            new CallScope(tenantId, s.tool(), DryRun.of(s.operation()),
+                    StepKeys.dryRunKey(tenantId, taskId, s.stepId(), 1));
+        } catch (PlanRefusedException e) {
+            throw e;
+        } catch (IllegalArgumentException e) {
+            throw new PlanRefusedException("step '" + s.stepId() + "': its dry run cannot be named: " + e.getMessage());
         }
     }
 }

@@ -7,17 +7,31 @@ package dev.toolonce.agent.task;
  * @param approvedKey      the key an operator approved; approval is for exact arguments, so a new key needs a new one
  * @param callVersion      newest {@code callVersion} applied from the step's call; -1 before any
  * @param compensationVersion newest {@code callVersion} applied from its compensation's call; -1 before any
+ * @param dryRun           the plan asked for a dry run before this step
+ * @param dryRunPassedKey  the step key whose arguments passed the dry run; a new key needs a new dry run
+ * @param dryRunVersion    newest {@code callVersion} applied from the dry run of the current key; -1 before any
  */
 public record Step(String taskId, String stepId, int position, String tool, String operation, String argumentsJson,
                    int argVersion, String key, boolean compensable, boolean irreversible, boolean needsApproval,
                    String approvedKey, String approvedBy, StepState state, long callVersion, long compensationVersion,
                    String externalObjectId, String compensationExternalId, String errorCode, String errorMessage,
                    int publishes, java.time.Instant startedAt, java.time.Instant finishedAt,
-                   java.time.Instant compensationStartedAt, java.time.Instant compensatedAt) {
+                   java.time.Instant compensationStartedAt, java.time.Instant compensatedAt, boolean dryRun,
+                   String dryRunPassedKey, long dryRunVersion) {
 
     /** Whether an operator approved the current arguments, or the step needs no approval. */
     public boolean approved() {
         return !needsApproval || key.equals(approvedKey);
+    }
+
+    /** Whether its dry run passed for the current arguments, or the step needs none. */
+    public boolean dryRunPassed() {
+        return !dryRun || key.equals(dryRunPassedKey);
+    }
+
+    /** The step id of its dry run's intent (and {@code agent_step} row). */
+    public String dryRunStepId() {
+        return stepId + dev.toolonce.core.call.DryRun.SUFFIX;
     }
 
     /** The step id of its compensation's intent (and {@code agent_step} row). */

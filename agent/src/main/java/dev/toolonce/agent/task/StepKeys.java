@@ -1,5 +1,6 @@
 package dev.toolonce.agent.task;
 
+import dev.toolonce.core.call.DryRun;
 import java.util.regex.Pattern;
 
 /**
@@ -23,5 +24,15 @@ public final class StepKeys {
             throw new PlanRefusedException("step '" + stepId + "': its key " + key + " is not 1-255 printable characters");
         }
         return key;
+    }
+
+    /**
+     * The key of a step's dry run: the key of the step id {@code <step>.dry-run} at the same argument version, so
+     * a new argument version gets a new dry run too.
+     *
+     * @throws PlanRefusedException when the key would exceed 255 characters
+     */
+    public static String dryRunKey(String tenantId, String taskId, String stepId, int version) {
+        return key(tenantId, taskId, stepId + DryRun.SUFFIX, version);
     }
 }

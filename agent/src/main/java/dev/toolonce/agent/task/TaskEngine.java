@@ -2,6 +2,7 @@ package dev.toolonce.agent.task;
 
 import dev.toolonce.agent.publish.IntentPublisher;
 import dev.toolonce.core.call.Compensation;
+import dev.toolonce.core.call.DryRun;
 import dev.toolonce.schemas.ResultStatus;
 import dev.toolonce.schemas.ToolIntent;
 import dev.toolonce.schemas.ToolResult;
@@ -26,19 +27,33 @@ import tools.jackson.databind.node.JsonNodeFactory;
  * <p>{@link #onResult} is called by the result consumer in the transaction that records the result's inbox row:
  * a result delivered twice is skipped by the inbox, and one replayed under a new message id carries a
  * {@code callVersion} the step has already applied, so either advances the task once.
+ *
+ * <p>A step that asks for a dry run gets it first, as a call of its own — operation {@code <op>.dry-run}, step id
+ * {@code <step>.dry-run}, key {@link StepKeys#dryRunKey} — and is sent only once the dry run of its current
+ * arguments committed; a dry run that fails or is refused fails the step before anything of it was sent.
  */
 public final class TaskEngine {
     private static final Logger log = LoggerFactory.getLogger(TaskEngine.class);
     private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final java.util.regex.Pattern OPERATOR = java.util.regex.Pattern.compile("[^\\p{Cntrl}]{1,255}");
 
     private final TaskStore store;
     private final IntentPublisher publisher;
     private final TaskEvents events;
     private final DataSource dataSource;
     private final TransactionTemplate tx;
+    private final DryRunCatalog dryRuns;
 
+    /** An engine whose plans may not ask for dry runs ({@link DryRunCatalog#NONE}). */
     public TaskEngine(TaskStore store, IntentPublisher publisher, TaskEvents events, DataSource dataSource,
                       TransactionTemplate tx) {
+        this(store, publisher, events, dataSource, tx, DryRunCatalog.NONE);
+    }
+
+    /** @param dryRuns the tool operations that declare a dry run; a plan asking for another is refused */
+    public TaskEngine(TaskStore store, IntentPublisher publisher, TaskEvents events, DataSource dataSource,
+                      TransactionTemplate tx, DryRunCatalog dryRuns) {
+        this.dryRuns = dryRuns;
         this.store = store;
         this.publisher = publisher;
         this.events = events;
@@ -53,9 +68,13 @@ public final class TaskEngine {
      * @throws PlanRefusedException naming the step(s), when the plan is unsafe or malformed; nothing is written
      */
     public Task submit(Plan plan) {
-        plan.check();
+        plan.check(dryRuns);
         for (StepSpec step : plan.steps()) {
             checkIntent(plan.tenantId(), plan.taskId(), step.stepId(), step.tool(), step.operation(), step.arguments());
+            if (step.dryRun()) {
+                checkIntent(plan.tenantId(), plan.taskId(), step.stepId() + DryRun.SUFFIX, step.tool(),
+                        DryRun.of(step.operation()), step.arguments());
+            }
         }
         return tx.execute(s -> {
             if (store.insert(plan)) {
@@ -69,9 +88,11 @@ public final class TaskEngine {
     /**
      * After a crash: steps already committed are never touched; a step that was sent and has no final answer is
      * published again with its ORIGINAL key and arguments (the executor replays the stored outcome, answers when
-     * the running call completes, or reconciles); the same for a compensation under way; then pending steps run.
+     * the running call completes, or reconciles); the same for a dry run or a compensation under way; then pending
+     * steps run.
      *
-     * @return the ids of the steps re-published (a compensation's as {@code <step>.compensate})
+     * @return the ids of the steps re-published (a compensation's as {@code <step>.compensate}, a dry run's as
+     *         {@code <step>.dry-run})
      * @throws IllegalArgumentException when there is no such task
      */
     public List<String> resume(String taskId) {
@@ -88,6 +109,9 @@ public final class TaskEngine {
                 } else if (step.state() == StepState.COMPENSATING) {
                     sendCompensation(task, step);
                     again.add(step.compensationStepId());
+                } else if (step.state() == StepState.DRY_RUN) {
+                    sendDryRun(task, step);
+                    again.add(step.dryRunStepId());
                 }
             }
             advance(task, !again.isEmpty());
@@ -106,10 +130,14 @@ public final class TaskEngine {
     /**
      * Approves the step's current arguments (its current key). The task goes on if it was waiting for this step.
      *
-     * @throws IllegalArgumentException for an unknown task or step, or a step that needs no approval
+     * @param operator who approves: 1-255 characters, no control characters (it appears in the task's events)
+     * @throws IllegalArgumentException for an unknown task or step, a step that needs no approval, or a bad operator
      * @throws IllegalStateException    when the step was already sent
      */
     public Task approve(String taskId, String stepId, String operator) {
+        if (operator == null || !OPERATOR.matcher(operator).matches()) {
+            throw new IllegalArgumentException("operator must be 1-255 characters without control characters");
+        }
         return tx.execute(s -> {
             Task task = store.lock(taskId).orElseThrow(() -> new IllegalArgumentException("no task " + taskId));
             Step step = step(taskId, stepId);
@@ -128,9 +156,10 @@ public final class TaskEngine {
     /**
      * Changes the arguments of a step that was not sent yet. The step gets a new argument version and so a NEW key
      * (the old key stays bound to the old arguments), and any approval is void: a step that needs approval waits
-     * for a new one.
+     * for a new one, and a step that asks for a dry run gets a new dry run of the new arguments first.
      *
-     * @throws IllegalStateException when the step was already sent: its key is bound to the arguments it was sent with
+     * @throws IllegalStateException when the step was already sent (its key is bound to the arguments it was sent
+     *         with), or while its dry run is out (wait for its answer)
      */
     public Task changeArguments(String taskId, String stepId, JsonNode arguments) {
         if (arguments == null || !arguments.isObject()) {
@@ -140,10 +169,15 @@ public final class TaskEngine {
             Task task = store.lock(taskId).orElseThrow(() -> new IllegalArgumentException("no task " + taskId));
             Step step = step(taskId, stepId);
             checkIntent(task.tenantId(), taskId, stepId, step.tool(), step.operation(), arguments);
+            if (step.dryRun()) {
+                checkIntent(task.tenantId(), taskId, step.dryRunStepId(), step.tool(), DryRun.of(step.operation()),
+                        arguments);
+            }
             String key = StepKeys.key(task.tenantId(), taskId, stepId, step.argVersion() + 1);
             if (!store.newArguments(step, arguments.toString(), key)) {
                 throw new IllegalStateException("step " + stepId + " of task " + taskId + " is " + step.state()
-                        + " with key " + step.key() + ": the arguments of a step already sent cannot change");
+                        + " with key " + step.key() + ": the arguments of a step already sent, or whose dry run is "
+                        + "out, cannot change");
             }
             advance(task, true);
             return store.find(taskId).orElseThrow();
@@ -181,24 +215,29 @@ public final class TaskEngine {
         }
         Task task = locked.get();
         boolean compensation = Compensation.isCompensation(r.operation());
-        String stepId = compensation && r.stepId().endsWith(Compensation.SUFFIX)
-                ? r.stepId().substring(0, r.stepId().length() - Compensation.SUFFIX.length()) : r.stepId();
+        boolean dryRun = DryRun.isDryRun(r.operation());
+        String suffix = compensation ? Compensation.SUFFIX : dryRun ? DryRun.SUFFIX : null;
+        String stepId = suffix != null && r.stepId().endsWith(suffix)
+                ? r.stepId().substring(0, r.stepId().length() - suffix.length()) : r.stepId();
         Step step = store.steps(task.taskId()).stream().filter(s -> s.stepId().equals(stepId)).findFirst().orElse(null);
-        if (step == null || !answers(task, step, r, compensation)) {
+        if (step == null || !answers(task, step, r, compensation, dryRun)) {
             return false;
         }
-        boolean moved = compensation ? applyCompensation(step, r) : applyOriginal(step, r);
+        boolean moved = compensation ? applyCompensation(step, r) : dryRun ? applyDryRun(step, r) : applyOriginal(step, r);
         if (moved) {
             advance(task, true);
         }
         return moved;
     }
 
-    /** The result is for this step's current call (or its compensation), not for an older key of it. */
-    private static boolean answers(Task task, Step step, ToolResult r, boolean compensation) {
-        String operation = compensation ? step.operation() + Compensation.SUFFIX : step.operation();
+    /** The result is for this step's current call (its compensation, its dry run), not for an older key of it. */
+    private static boolean answers(Task task, Step step, ToolResult r, boolean compensation, boolean dryRun) {
+        String operation = compensation ? step.operation() + Compensation.SUFFIX
+                : dryRun ? step.operation() + DryRun.SUFFIX : step.operation();
+        String key = dryRun ? StepKeys.dryRunKey(task.tenantId(), task.taskId(), step.stepId(), step.argVersion())
+                : step.key();
         return task.tenantId().equals(r.tenantId()) && step.tool().equals(r.tool())
-                && operation.equals(r.operation()) && step.key().equals(r.idempotencyKey());
+                && operation.equals(r.operation()) && key.equals(r.idempotencyKey());
     }
 
     private boolean applyOriginal(Step step, ToolResult r) {
@@ -225,6 +264,32 @@ public final class TaskEngine {
             case COMPENSATED -> from(step, StepState.COMPENSATING, StepState.COMPENSATION_REVIEW)
                     && store.move(step, StepState.COMPENSATED, null, null, null, null);
             case REJECTED -> false;
+        };
+    }
+
+    /**
+     * The dry run's answer, while the step itself was never answered: passed → the step goes on (approval, then
+     * send); refused or failed → the step fails, nothing of it having been sent; in review → so is the step, until
+     * an operator's decision on the dry run arrives.
+     */
+    private boolean applyDryRun(Step step, ToolResult r) {
+        if (step.callVersion() >= 0 || !from(step, StepState.DRY_RUN, StepState.NEEDS_REVIEW)) {
+            return false;
+        }
+        if (r.status() == ResultStatus.REJECTED) {
+            return step.state() == StepState.DRY_RUN && !"MESSAGE_ID_REUSED".equals(code(r))
+                    && store.move(step, StepState.FAILED, null, null, code(r), "dry run: " + message(r));
+        }
+        if (r.callVersion() <= step.dryRunVersion()) {
+            return false;
+        }
+        store.dryRunVersion(step, r.callVersion());
+        return switch (r.status()) {
+            case COMMITTED -> store.dryRunPassed(step);
+            case FAILED_FINAL -> store.move(step, StepState.FAILED, null, null, code(r), "dry run: " + message(r));
+            case NEEDS_REVIEW -> step.state() == StepState.DRY_RUN
+                    && store.move(step, StepState.NEEDS_REVIEW, null, null, code(r), "dry run: " + message(r));
+            default -> false;
         };
     }
 
@@ -264,6 +329,10 @@ public final class TaskEngine {
             sendCompensation(task, next.compensate());
             changed |= store.move(next.compensate(), StepState.COMPENSATING, null, null, null, null);
         }
+        if (next.dryRun() != null) {
+            sendDryRun(task, next.dryRun());
+            changed |= store.move(next.dryRun(), StepState.DRY_RUN, null, null, null, null);
+        }
         if (changed || next.state() != task.state()) {
             String failed = task.failedStep() == null ? steps.stream().filter(s -> s.state() == StepState.FAILED)
                     .map(Step::stepId).findFirst().orElse(null) : null;
@@ -288,6 +357,13 @@ public final class TaskEngine {
                 step.operation() + Compensation.SUFFIX, step.key(), JsonNodeFactory.instance.objectNode(),
                 task.taskId(), step.compensationStepId(),
                 (step.compensationStartedAt() == null ? Instant.now() : step.compensationStartedAt()).toString()));
+    }
+
+    /** The dry run: the step's exact arguments, to {@code <operation>.dry-run} under the dry run's own key. */
+    private void sendDryRun(Task task, Step step) {
+        publisher.publish(dataSource, new ToolIntent(null, task.tenantId(), step.tool(), DryRun.of(step.operation()),
+                StepKeys.dryRunKey(task.tenantId(), task.taskId(), step.stepId(), step.argVersion()),
+                JSON.readTree(step.argumentsJson()), task.taskId(), step.dryRunStepId(), Instant.now().toString()));
     }
 
     /** When the agent first asked for the step: a re-publication keeps it, so the acceptance window still applies. */

@@ -2,6 +2,7 @@ package dev.toolonce.agent.task;
 
 import dev.toolonce.jdbc.OutboxEvent;
 import dev.toolonce.jdbc.OutboxStore;
+import dev.toolonce.schemas.Contract;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
@@ -12,15 +13,16 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Publishes a task's state after every change, through the agent's outbox in the transaction of the change, to the
- * task topic (default {@value #DEFAULT_TOPIC}; record key {@code tenant/taskId}; type {@value #TYPE}). Consumers keep
- * the event with the highest {@code version} per task; the executor uses {@code open} to keep the task's ledger
- * rows from being purged (docs/protocol.md §13).
+ * task topic (default {@value #DEFAULT_TOPIC}; record key {@code tenant/taskId}; type {@value #TYPE}; body: the
+ * contract's {@code schemas/agent-task.v1.json}, docs/contract.md). Consumers keep the event with the highest
+ * {@code version} per task; the executor uses {@code open} to keep the task's ledger rows from being purged
+ * (docs/protocol.md §13).
  */
 public final class TaskEvents {
     /** The task topic's default name. */
-    public static final String DEFAULT_TOPIC = "toolonce.agent-tasks";
+    public static final String DEFAULT_TOPIC = Contract.TASKS_TOPIC;
     /** {@code ce_type} of a task event. */
-    public static final String TYPE = "dev.toolonce.agent-task.v1";
+    public static final String TYPE = Contract.TASK_TYPE;
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private final OutboxStore outbox;
@@ -64,6 +66,8 @@ public final class TaskEvents {
             n.put("irreversible", s.irreversible());
             n.put("needsApproval", s.needsApproval());
             n.put("approvedBy", s.approvedBy());
+            n.put("dryRun", s.dryRun());
+            n.put("dryRunPassed", s.dryRun() && s.dryRunPassed());
             n.put("externalObjectId", s.externalObjectId());
             n.put("compensationExternalId", s.compensationExternalId());
             n.put("errorCode", s.errorCode());

@@ -18,15 +18,15 @@ public final class TaskStore {
             task_id, step_id, position, tool, operation, arguments, arg_version, idempotency_key, compensable,
             irreversible, needs_approval, approved_key, approved_by, state, call_version, compensation_version,
             external_object_id, compensation_external_id, error_code, error_message, publishes, started_at, finished_at,
-            compensation_started_at, compensated_at""";
+            compensation_started_at, compensated_at, dry_run, dry_run_passed_key, dry_run_version""";
     private static final String INSERT_TASK = """
             INSERT INTO %s.agent_task (task_id, tenant_id, state) VALUES (?, ?, ?)
             ON CONFLICT (task_id) DO NOTHING
             """;
     private static final String INSERT_STEP = """
             INSERT INTO %s.agent_task_step (task_id, step_id, position, tool, operation, arguments, idempotency_key,
-                compensable, irreversible, needs_approval, state)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'PENDING')
+                compensable, irreversible, needs_approval, dry_run, state)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'PENDING')
             """;
     private static final String LOCK = "SELECT %2$s FROM %1$s.agent_task WHERE task_id = ? FOR UPDATE";
     private static final String FIND = "SELECT %2$s FROM %1$s.agent_task WHERE task_id = ?";
@@ -69,12 +69,23 @@ public final class TaskStore {
     private static final String APPROVE = """
             UPDATE %s.agent_task_step SET approved_key = idempotency_key, approved_by = ?, approved_at = clock_timestamp(),
                    updated_at = clock_timestamp()
-             WHERE task_id = ? AND step_id = ? AND state IN ('PENDING', 'AWAITING_APPROVAL')
+             WHERE task_id = ? AND step_id = ? AND state IN ('PENDING', 'DRY_RUN', 'AWAITING_APPROVAL')
             """;
     private static final String NEW_ARGUMENTS = """
             UPDATE %s.agent_task_step SET arguments = ?, arg_version = arg_version + 1, idempotency_key = ?,
-                   approved_key = NULL, approved_by = NULL, approved_at = NULL, updated_at = clock_timestamp()
+                   approved_key = NULL, approved_by = NULL, approved_at = NULL, dry_run_passed_key = NULL,
+                   dry_run_version = -1, updated_at = clock_timestamp()
              WHERE task_id = ? AND step_id = ? AND state IN ('PENDING', 'AWAITING_APPROVAL') AND arg_version = ?
+            """;
+
+    /** The dry run of the step's current key passed: it goes back to waiting for its turn (approval, then send). */
+    private static final String DRY_RUN_PASSED = """
+            UPDATE %s.agent_task_step SET state = 'PENDING', dry_run_passed_key = idempotency_key,
+                   updated_at = clock_timestamp()
+             WHERE task_id = ? AND step_id = ? AND state IN ('DRY_RUN', 'NEEDS_REVIEW') AND idempotency_key = ?
+            """;
+    private static final String DRY_RUN_VERSION = """
+            UPDATE %s.agent_task_step SET dry_run_version = greatest(dry_run_version, ?) WHERE task_id = ? AND step_id = ?
             """;
 
     private final JdbcTemplate jdbc;
@@ -92,6 +103,8 @@ public final class TaskStore {
     private final String published;
     private final String approve;
     private final String newArguments;
+    private final String dryRunPassed;
+    private final String dryRunVersion;
 
     public TaskStore(JdbcTemplate jdbc, String schema) {
         if (!schema.matches("[a-z_][a-z0-9_]{0,62}")) {
@@ -112,6 +125,8 @@ public final class TaskStore {
         this.published = PUBLISHED.formatted(schema);
         this.approve = APPROVE.formatted(schema);
         this.newArguments = NEW_ARGUMENTS.formatted(schema);
+        this.dryRunPassed = DRY_RUN_PASSED.formatted(schema);
+        this.dryRunVersion = DRY_RUN_VERSION.formatted(schema);
     }
 
     /** @return false when a task with this id exists already (nothing written) */
@@ -123,7 +138,7 @@ public final class TaskStore {
         for (StepSpec s : plan.steps()) {
             jdbc.update(insertStep, plan.taskId(), s.stepId(), ++position, s.tool(), s.operation(),
                     s.arguments().toString(), StepKeys.key(plan.tenantId(), plan.taskId(), s.stepId(), 1),
-                    s.compensable(), s.irreversible(), s.needsApproval());
+                    s.compensable(), s.irreversible(), s.needsApproval(), s.dryRun());
         }
         return true;
     }
@@ -181,6 +196,15 @@ public final class TaskStore {
         return jdbc.update(approve, operator, s.taskId(), s.stepId()) == 1;
     }
 
+    /** The dry run of the step's current key passed. @return false when the step moved or changed meanwhile */
+    public boolean dryRunPassed(Step s) {
+        return jdbc.update(dryRunPassed, s.taskId(), s.stepId(), s.key()) == 1;
+    }
+
+    public void dryRunVersion(Step s, long version) {
+        jdbc.update(dryRunVersion, version, s.taskId(), s.stepId());
+    }
+
     /** @return false when the step was sent or changed meanwhile */
     public boolean newArguments(Step s, String argumentsJson, String newKey) {
         return jdbc.update(newArguments, argumentsJson, newKey, s.taskId(), s.stepId(), s.argVersion()) == 1;
@@ -201,7 +225,8 @@ public final class TaskStore {
                 rs.getLong("compensation_version"), rs.getString("external_object_id"),
                 rs.getString("compensation_external_id"), rs.getString("error_code"), rs.getString("error_message"),
                 rs.getInt("publishes"), instant(rs, "started_at"), instant(rs, "finished_at"),
-                instant(rs, "compensation_started_at"), instant(rs, "compensated_at"));
+                instant(rs, "compensation_started_at"), instant(rs, "compensated_at"), rs.getBoolean("dry_run"),
+                rs.getString("dry_run_passed_key"), rs.getLong("dry_run_version"));
     }
 
     private static java.time.Instant instant(ResultSet rs, String column) throws SQLException {

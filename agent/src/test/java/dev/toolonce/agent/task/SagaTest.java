@@ -8,9 +8,14 @@ import org.junit.jupiter.api.Test;
 class SagaTest {
 
     static Step step(String id, int pos, StepState state, boolean compensable, boolean needsApproval, String approved) {
+        return step(id, pos, state, compensable, needsApproval, approved, false, null);
+    }
+
+    static Step step(String id, int pos, StepState state, boolean compensable, boolean needsApproval, String approved,
+                     boolean dryRun, String dryRunPassed) {
         String key = "acme:t:" + id + ":1";
         return new Step("t", id, pos, "tool", "op", "{}", 1, key, compensable, false, needsApproval, approved, null,
-                state, -1, -1, null, null, null, null, 0, null, null, null, null);
+                state, -1, -1, null, null, null, null, 0, null, null, null, null, dryRun, dryRunPassed, -1);
     }
 
     static Step step(String id, int pos, StepState state, boolean compensable) {
@@ -37,6 +42,34 @@ class SagaTest {
                 .state()).as("approval of older arguments").isEqualTo(TaskState.AWAITING_APPROVAL);
         assertThat(Saga.decide(List.of(step("2", 1, StepState.AWAITING_APPROVAL, false, true, "acme:t:2:1")))
                 .publish().stepId()).isEqualTo("2");
+    }
+
+    @Test
+    void aDryRunComesFirstThenTheApprovalThenTheStepAndANewKeyNeedsANewDryRun() {
+        Saga.Next dry = Saga.decide(List.of(step("1", 1, StepState.COMMITTED, true),
+                step("2", 2, StepState.PENDING, true, true, null, true, null)));
+        assertThat(dry.state()).isEqualTo(TaskState.RUNNING);
+        assertThat(dry.dryRun().stepId()).isEqualTo("2");
+        assertThat(dry.publish()).isNull();
+        assertThat(Saga.decide(List.of(step("2", 1, StepState.DRY_RUN, true, true, null, true, null))).dryRun())
+                .as("one dry run out at a time").isNull();
+        Saga.Next approval = Saga.decide(List.of(step("2", 1, StepState.PENDING, true, true, null, true, "acme:t:2:1")));
+        assertThat(approval.state()).isEqualTo(TaskState.AWAITING_APPROVAL);
+        assertThat(approval.dryRun()).isNull();
+        assertThat(Saga.decide(List.of(step("2", 1, StepState.AWAITING_APPROVAL, true, true, "acme:t:2:1", true,
+                "acme:t:2:1"))).publish().stepId()).isEqualTo("2");
+        assertThat(Saga.decide(List.of(step("2", 1, StepState.AWAITING_APPROVAL, true, true, null, true,
+                "acme:t:2:0"))).dryRun().stepId()).as("a dry run of older arguments").isEqualTo("2");
+    }
+
+    @Test
+    void aFailedDryRunFailsTheTaskWithNothingToCompensateOrCompensatesTheStepsBefore() {
+        assertThat(Saga.decide(List.of(step("1", 1, StepState.FAILED, true, false, null, true, null),
+                step("2", 2, StepState.PENDING, false))).state()).isEqualTo(TaskState.FAILED);
+        Saga.Next undo = Saga.decide(List.of(step("1", 1, StepState.COMMITTED, true),
+                step("2", 2, StepState.FAILED, true, false, null, true, null), step("3", 3, StepState.PENDING, false)));
+        assertThat(undo.compensate().stepId()).isEqualTo("1");
+        assertThat(undo.moves()).containsEntry("3", StepState.SKIPPED);
     }
 
     @Test

@@ -20,6 +20,8 @@ import java.util.Map;
 import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.flywaydb.core.Flyway;
+import dev.toolonce.schemas.ContractValidator;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -52,10 +54,25 @@ class TaskEngineIT {
         jdbc = new JdbcTemplate(ds);
         TransactionTemplate tx = new TransactionTemplate(new DataSourceTransactionManager(ds));
         tasks = new TaskEngine(new TaskStore(jdbc, SCHEMA), new IntentPublisher(SCHEMA, Contract.INTENTS_TOPIC,
-                "/it/agent"), new TaskEvents(jdbc, SCHEMA, TaskEvents.DEFAULT_TOPIC, "/it/agent"), ds, tx);
+                "/it/agent"), new TaskEvents(jdbc, SCHEMA, TaskEvents.DEFAULT_TOPIC, "/it/agent"), ds, tx,
+                DryRunCatalog.of(List.of("payments/charge")));
         listener = new ResultListener("it-agent", new InboxStore(jdbc, SCHEMA), new StepResults(jdbc, SCHEMA),
                 (r, code, message) -> { throw new AssertionError("dead-lettered " + code + ": " + message); },
                 tx, () -> true, 3, new SimpleMeterRegistry(), List.of(tasks::onResult));
+    }
+
+    /** Every task event any test made is what the contract's schema says a task event is. */
+    @AfterEach
+    void everyTaskEventPublishedMatchesTheContractSchema() {
+        ContractValidator validator = new ContractValidator();
+        List<Map<String, Object>> rows = jdbc.queryForList("SELECT event_type, payload FROM agent.outbox_event "
+                + "WHERE aggregate_type = ?", TaskEvents.DEFAULT_TOPIC);
+        assertThat(rows).allSatisfy(row -> assertThat(row.get("event_type")).isEqualTo(Contract.TASK_TYPE));
+        for (Map<String, Object> row : rows) {
+            String payload = (String) row.get("payload");
+            assertThat(validator.validateTaskEvent(codec.parse(payload.getBytes(StandardCharsets.UTF_8))))
+                    .as(payload).isEmpty();
+        }
     }
 
     private static ObjectNode args(String k, Object v) {
@@ -170,6 +187,90 @@ class TaskEngineIT {
         assertThat(tasks.resume("t1")).isEmpty();
     }
 
+    // ---- dry runs: a step checked by its tool's dry run first, as a call of its own
+
+    @Test
+    void aDryRunRunsFirstUnderItsOwnKeyThenTheApprovalThenTheStep() {
+        tasks.submit(Plan.of("acme", "t8", step("1", "tickets", "create").withCompensation(),
+                step("2", "payments", "charge").withDryRun().withApproval().withCompensation(),
+                step("3", "email", "send").asIrreversible()));
+        deliver(result("t8", "1", "tickets", "create", 1, ResultStatus.COMMITTED, "tk_1", false));
+        assertThat(stepStates("t8")).containsExactly("COMMITTED", "DRY_RUN", "PENDING");
+        assertThat(tasks.resume("t8")).as("the dry run out is re-published").containsExactly("2.dry-run");
+
+        ToolResult passed = result("t8", "2.dry-run", "payments", "charge.dry-run", 1, ResultStatus.COMMITTED, null, false);
+        deliver(passed);
+        deliver(withNewId(passed, true)); // replayed under a new message id: changes nothing
+        assertThat(tasks.find("t8").orElseThrow().state()).isEqualTo(TaskState.AWAITING_APPROVAL);
+        assertThat(tasks.steps("t8").get(1).dryRunPassed()).isTrue();
+        tasks.approve("t8", "2", "alice");
+
+        assertThat(intents("t8")).extracting(i -> i[0] + " " + i[1] + " " + i[2]).containsExactly(
+                "1 create acme:t8:1:1", "2.dry-run charge.dry-run acme:t8:2.dry-run:1",
+                "2.dry-run charge.dry-run acme:t8:2.dry-run:1", "2 charge acme:t8:2:1");
+        assertThat(intentArguments("t8", "2.dry-run")).isEqualTo(intentArguments("t8", "2"));
+        assertThat(stepStates("t8")).containsExactly("COMMITTED", "RUNNING", "PENDING");
+    }
+
+    @Test
+    void aFailedDryRunFailsTheTaskBeforeAnyEffectOfTheStep() {
+        tasks.submit(Plan.of("acme", "t9", step("1", "payments", "charge").withDryRun().withCompensation(),
+                step("2", "email", "send").asIrreversible()));
+        deliver(result("t9", "1.dry-run", "payments", "charge.dry-run", 1, ResultStatus.FAILED_FINAL, null, false));
+
+        Task task = tasks.find("t9").orElseThrow();
+        assertThat(task.state()).isEqualTo(TaskState.FAILED);
+        assertThat(task.failedStep()).isEqualTo("1");
+        assertThat(stepStates("t9")).containsExactly("FAILED", "SKIPPED");
+        assertThat(tasks.steps("t9").get(0).errorMessage()).startsWith("dry run: ");
+        assertThat(intents("t9")).as("nothing of the step itself was sent, nothing to compensate")
+                .extracting(i -> i[0] + " " + i[1]).containsExactly("1.dry-run charge.dry-run");
+
+        // a dry run refused before the tool was asked (e.g. the executor does not know it) fails the step the same way
+        tasks.submit(Plan.of("acme", "t10", step("1", "tickets", "create").withCompensation(),
+                step("2", "payments", "charge").withDryRun().withCompensation()));
+        deliver(result("t10", "1", "tickets", "create", 1, ResultStatus.COMMITTED, "tk_1", false));
+        deliver(result("t10", "2.dry-run", "payments", "charge.dry-run", 0, ResultStatus.REJECTED, null, false));
+        assertThat(stepStates("t10")).containsExactly("COMPENSATING", "FAILED");
+        assertThat(intents("t10")).extracting(i -> i[0]).containsExactly("1", "2.dry-run", "1.compensate");
+    }
+
+    @Test
+    void changedArgumentsAfterAPassedDryRunGetANewDryRunUnderANewKey() {
+        tasks.submit(Plan.of("acme", "t11", step("1", "payments", "charge").withDryRun().withApproval()));
+        deliver(result("t11", "1.dry-run", "payments", "charge.dry-run", 1, ResultStatus.COMMITTED, null, false));
+        assertThat(tasks.find("t11").orElseThrow().state()).isEqualTo(TaskState.AWAITING_APPROVAL);
+
+        ToolResult oldPassed = result("t11", "1.dry-run", "payments", "charge.dry-run", 2, ResultStatus.COMMITTED, null,
+                false);
+        tasks.changeArguments("t11", "1", args("amount", 5));
+        assertThat(stepStates("t11")).containsExactly("DRY_RUN");
+        deliver(withNewId(oldPassed, false)); // a late answer for the old arguments' dry run: another key, ignored
+        assertThat(stepStates("t11")).containsExactly("DRY_RUN");
+        assertThat(intents("t11")).extracting(i -> i[0] + " " + i[2]).containsExactly(
+                "1.dry-run acme:t11:1.dry-run:1", "1.dry-run acme:t11:1.dry-run:2");
+        assertThatThrownBy(() -> tasks.changeArguments("t11", "1", args("amount", 6)))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("dry run is out");
+        deliver(result("t11", "1.dry-run", "payments", "charge.dry-run", 1, ResultStatus.COMMITTED, null, false));
+        tasks.approve("t11", "1", "bob");
+        assertThat(intents("t11")).extracting(i -> i[0] + " " + i[2]).endsWith("1 acme:t11:1:2");
+    }
+
+    @Test
+    void aDryRunOfAToolThatDeclaresNoneIsRefusedAtSubmissionNamingTheStep() {
+        assertThatThrownBy(() -> tasks.submit(Plan.of("acme", "t12", step("reserve", "tickets", "create").withDryRun())))
+                .isInstanceOf(PlanRefusedException.class).hasMessageContaining("step 'reserve' asks for a dry run");
+        assertThat(tasks.find("t12")).isEmpty();
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM agent.outbox_event", Integer.class)).isZero();
+    }
+
+    @Test
+    void anOperatorNameWithControlCharactersIsRefused() {
+        tasks.submit(Plan.of("acme", "t14", step("1", "payments", "charge").withApproval()));
+        assertThatThrownBy(() -> tasks.approve("t14", "1", "eve\nroot")).isInstanceOf(IllegalArgumentException.class);
+        assertThat(tasks.find("t14").orElseThrow().state()).isEqualTo(TaskState.AWAITING_APPROVAL);
+    }
+
     @Test
     void aRefusedPlanWritesNothing() {
         assertThatThrownBy(() -> tasks.submit(Plan.of("acme", "t6", step("mail", "email", "send").asIrreversible(),
@@ -192,14 +293,17 @@ class TaskEngineIT {
 
     private ToolResult result(String task, String stepId, String tool, String op, long version, ResultStatus status,
                               String externalId, boolean replayed) {
-        String base = stepId.endsWith(".compensate") ? stepId.substring(0, stepId.length() - 11) : stepId;
+        boolean dry = stepId.endsWith(".dry-run");
+        String base = stepId.endsWith(".compensate") ? stepId.substring(0, stepId.length() - 11)
+                : dry ? stepId.substring(0, stepId.length() - 8) : stepId;
         int argVersion = tasks.steps(task).stream().filter(s -> s.stepId().equals(base)).findFirst().orElseThrow()
                 .argVersion();
         ToolResult.ResultError error = status == ResultStatus.COMMITTED || status == ResultStatus.COMPENSATED ? null
                 : new ToolResult.ResultError(status == ResultStatus.NEEDS_REVIEW ? "OUTCOME_UNKNOWN" : "TOOL_REJECTED",
                 "scripted");
         return new ToolResult(UUID.randomUUID().toString(), UUID.randomUUID().toString(), "acme", tool, op,
-                StepKeys.key("acme", task, base, argVersion), "sha256:" + "0".repeat(64), task, stepId, version, status,
+                dry ? StepKeys.dryRunKey("acme", task, base, argVersion) : StepKeys.key("acme", task, base, argVersion),
+                "sha256:" + "0".repeat(64), task, stepId, version, status,
                 externalId, null, error, 1, replayed, "2026-12-01T00:00:00Z");
     }
 
@@ -228,6 +332,18 @@ class TaskEngineIT {
             }
         }
         return out;
+    }
+
+    /** The arguments of the task's first intent for a step id. */
+    private String intentArguments(String task, String stepId) {
+        for (String p : jdbc.queryForList("SELECT payload FROM agent.outbox_event WHERE aggregate_type = ? "
+                + "ORDER BY created_at, id", String.class, Contract.INTENTS_TOPIC)) {
+            var n = codec.parse(p.getBytes(StandardCharsets.UTF_8));
+            if (task.equals(n.get("taskId").asString()) && stepId.equals(n.get("stepId").asString())) {
+                return n.get("arguments").toString();
+            }
+        }
+        return null;
     }
 
     private List<String> stepStates(String task) {

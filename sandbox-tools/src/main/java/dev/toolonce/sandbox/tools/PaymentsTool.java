@@ -41,6 +41,18 @@ public class PaymentsTool {
                 id -> records.insertCharge(id, amount, currency), this::storedCharge);
     }
 
+    /**
+     * {@code POST /payments/charges/validate}: the charge's dry run. Checks the body exactly as {@link #charge}
+     * does — 200 {@code {"valid": true, "amount", "currency"}} or the same 400 — and has no effect: nothing is
+     * written, nothing enters the ledger, the idempotency key is not consumed.
+     */
+    public Response validateCharge(Request request) {
+        ObjectNode body = Json.readObject(request.body());
+        long amount = Fields.positiveInteger(body, "amount");
+        String currency = Fields.currency(body, "currency");
+        return Response.json(200, Json.object().put("valid", true).put("amount", amount).put("currency", currency));
+    }
+
     /** {@code GET /payments/charges?idempotency_key=K}: 200 the charge or 404. */
     public Response findCharge(Request request) {
         String key = request.requiredQuery("idempotency_key");

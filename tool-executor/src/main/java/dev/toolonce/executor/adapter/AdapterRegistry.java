@@ -1,6 +1,7 @@
 package dev.toolonce.executor.adapter;
 
 import dev.toolonce.core.adapter.ToolAdapter;
+import dev.toolonce.core.call.DryRun;
 import dev.toolonce.core.call.ToolCall;
 import dev.toolonce.core.outcome.LookupOutcome;
 import dev.toolonce.core.outcome.ToolOutcome;
@@ -12,7 +13,8 @@ import java.util.Optional;
 /**
  * The executor's {@link ToolGateway}: dispatches each call to the adapter of its tool. Safety decisions
  * come from the adapters' descriptors — a retry after a confirmed-absent lookup is allowed only for
- * tools with {@code NATIVE_IDEMPOTENCY} or {@code UNIQUE_REFERENCE}.
+ * tools with {@code NATIVE_IDEMPOTENCY} or {@code UNIQUE_REFERENCE}, and for a configured dry run
+ * ({@link DryRun}), which has no effect to duplicate.
  */
 public final class AdapterRegistry implements ToolGateway {
     private static final Duration DEFAULT_SETTLE = Duration.ofSeconds(1);
@@ -51,7 +53,8 @@ public final class AdapterRegistry implements ToolGateway {
     @Override
     public boolean retrySafe(String tool, String operation) {
         ToolAdapter a = adapters.get(tool);
-        return a != null && a.descriptor().retrySafe();
+        return a != null && (a.descriptor().retrySafe()
+                || DryRun.isDryRun(operation) && a.descriptor().operations().contains(operation));
     }
 
     @Override

@@ -3,9 +3,11 @@ package dev.toolonce.executor.adapter;
 import dev.toolonce.core.adapter.Capability;
 import dev.toolonce.core.adapter.ToolAdapter;
 import dev.toolonce.core.adapter.ToolDescriptor;
+import dev.toolonce.core.call.DryRun;
 import dev.toolonce.executor.config.ToolProperties;
 import dev.toolonce.executor.config.ToolProperties.CompensationProperties;
 import dev.toolonce.executor.config.ToolProperties.CredentialProperties;
+import dev.toolonce.executor.config.ToolProperties.DryRunProperties;
 import dev.toolonce.executor.config.ToolProperties.LookupProperties;
 import dev.toolonce.executor.config.ToolProperties.OperationProperties;
 import java.net.URI;
@@ -28,7 +30,11 @@ import tools.jackson.databind.ObjectMapper;
  * a lookup without found/absent statuses, NATIVE_IDEMPOTENCY without an idempotency header,
  * UNIQUE_REFERENCE without {@code {providerKey}} in the request, COMPENSATION without a compensation
  * request, an unknown status outcome, a credential whose environment variable is unset, a response
- * bound outside [1 KiB, 128 KiB] or a non-positive {@code max-retry-after}.
+ * bound outside [1 KiB, 128 KiB], a non-positive {@code max-retry-after}, or an operation named like a dry run.
+ *
+ * <p>An operation with a {@code dry-run} request adds the operation {@code <op>.dry-run} to the tool
+ * ({@link DryRun}): its request is the dry run's, it has no lookup (it never has an effect to find) and no
+ * compensation.
  */
 public final class HttpAdapterFactory {
     private static final Pattern METHOD = Pattern.compile("[A-Z]{3,10}");
@@ -69,12 +75,17 @@ public final class HttpAdapterFactory {
         }
         Map<String, HttpToolAdapter.OperationSpec> ops = new HashMap<>();
         new TreeMap<>(p.operations()).forEach((op, o) -> ops.put(op, operation(name, op, o, caps, baseUrl)));
+        new TreeMap<>(p.operations()).forEach((op, o) -> {
+            if (o.dryRun() != null) {
+                ops.put(DryRun.of(op), dryRun(name, "operations." + op + ".dry-run", o.dryRun(), baseUrl));
+            }
+        });
         if (caps.contains(Capability.COMPENSATION) && ops.values().stream().allMatch(o -> o.compensation() == null)) {
             throw new ToolConfigException(name, "operations.<op>.compensation", "is required with COMPENSATION");
         }
         ToolDescriptor descriptor;
         try {
-            descriptor = new ToolDescriptor(name, p.operations().keySet(), caps, p.idempotencyWindow(),
+            descriptor = new ToolDescriptor(name, ops.keySet(), caps, p.idempotencyWindow(),
                     p.connectTimeout(), p.readTimeout(), p.effectiveTotalTimeout(), lease, p.settleDelay());
         } catch (IllegalArgumentException e) {
             throw new IllegalStateException(e.getMessage() + " (toolonce.executor.tools." + name + ")", e);
@@ -124,6 +135,10 @@ public final class HttpAdapterFactory {
     private HttpToolAdapter.OperationSpec operation(String name, String op, OperationProperties o,
                                                     Set<Capability> caps, String baseUrl) {
         String at = "operations." + op;
+        if (DryRun.isDryRun(op)) {
+            throw new ToolConfigException(name, at, "ends in '" + DryRun.SUFFIX + "', which names dry runs; declare "
+                    + "the dry run as operations.<op>.dry-run instead, or rename the operation");
+        }
         HttpToolAdapter.RequestSpec request = new HttpToolAdapter.RequestSpec(method(name, at, o.method()),
                 path(name, at + ".path", o.path(), false, baseUrl),
                 body(name, at + ".body", o.body(), false), referenceField(name, at, o),
@@ -175,6 +190,14 @@ public final class HttpAdapterFactory {
         return new HttpToolAdapter.RequestSpec(method(name, at, c.method()), path(name, at + ".path", c.path(), true,
                 baseUrl), body(name, at + ".body", c.body(), true), null, pointer(name, at + ".external-id-pointer",
                 c.externalIdPointer()));
+    }
+
+    /** A dry run: sent like the operation (arguments as received without a body template), nothing to look up. */
+    private HttpToolAdapter.OperationSpec dryRun(String name, String at, DryRunProperties d, String baseUrl) {
+        HttpToolAdapter.RequestSpec request = new HttpToolAdapter.RequestSpec(method(name, at, d.method()),
+                path(name, at + ".path", d.path(), false, baseUrl), body(name, at + ".body", d.body(), false), null,
+                "/id");
+        return new HttpToolAdapter.OperationSpec(request, null, null);
     }
 
     private static String referenceField(String name, String at, OperationProperties o) {

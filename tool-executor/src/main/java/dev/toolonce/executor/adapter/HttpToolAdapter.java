@@ -2,6 +2,7 @@ package dev.toolonce.executor.adapter;
 
 import dev.toolonce.core.adapter.ToolAdapter;
 import dev.toolonce.core.adapter.ToolDescriptor;
+import dev.toolonce.core.call.DryRun;
 import dev.toolonce.core.call.ToolCall;
 import dev.toolonce.core.hash.ProviderKey;
 import dev.toolonce.core.outcome.LookupOutcome;
@@ -142,9 +143,16 @@ public final class HttpToolAdapter implements ToolAdapter {
         return send(request, op.compensation());
     }
 
+    /**
+     * {@inheritDoc} A dry run ({@link DryRun}) is answered {@code Absent} without asking: it never has an effect,
+     * so whatever its unknown attempt did, nothing exists to find.
+     */
     @Override
     public LookupOutcome lookup(ToolCall call) {
         OperationSpec op = operations.get(call.scope().operation());
+        if (op != null && DryRun.isDryRun(call.scope().operation())) {
+            return new LookupOutcome.Absent();
+        }
         LookupSpec lookup = op == null ? null : op.lookup();
         if (lookup == null) {
             return new LookupOutcome.CannotTell("tool '" + descriptor.name() + "' offers no lookup for '"

@@ -5,6 +5,7 @@ import dev.toolonce.core.adapter.ToolAdapter;
 import dev.toolonce.core.adapter.ToolDescriptor;
 import dev.toolonce.core.call.CallState;
 import dev.toolonce.core.call.Compensation;
+import dev.toolonce.core.call.DryRun;
 import dev.toolonce.core.call.ToolCall;
 import dev.toolonce.core.outcome.LookupOutcome;
 import dev.toolonce.core.outcome.ToolOutcome;
@@ -21,7 +22,8 @@ import java.util.Optional;
  * request for the original call ({@link ToolAdapter#compensate}), under the compensation's own provider key. It is
  * sent only while the original is {@code COMPENSATING} with an external id — {@link CompensationDriver} moves it
  * there — and answered {@code Rejected NOT_COMPENSABLE} otherwise. A compensation has no lookup: an unknown outcome
- * of one goes to review. Every other call passes through unchanged.
+ * of one goes to review. A dry run has nothing to undo: its compensation is refused as an unknown operation. Every
+ * other call passes through unchanged.
  */
 public final class CompensationGateway implements ToolGateway {
     /** Error code of a compensation that cannot be sent. */
@@ -53,7 +55,7 @@ public final class CompensationGateway implements ToolGateway {
             return tools.supports(tool, operation);
         }
         String original = operation.substring(0, operation.length() - Compensation.SUFFIX.length());
-        return tools.supports(tool, original)
+        return !DryRun.isDryRun(original) && tools.supports(tool, original)
                 && tools.descriptor(tool).map(d -> d.has(Capability.COMPENSATION)).orElse(false);
     }
 

@@ -67,6 +67,9 @@ public record ToolProperties(
      * @param externalIdPointer JSON pointer to the created object's id in the response (default {@code /id})
      * @param lookup            how to ask whether an attempt took effect; null when the tool offers no way
      * @param compensation      how to undo a committed effect; may also use {@code {externalId}}; nullable
+     * @param dryRun            a request that checks the arguments as this operation would and has no effect; when
+     *                          set, the tool also offers the operation {@code <op>.dry-run}
+     *                          ({@link dev.toolonce.core.call.DryRun}); nullable
      */
     public record OperationProperties(
             @DefaultValue("POST") String method,
@@ -75,7 +78,21 @@ public record ToolProperties(
             String referenceField,
             @DefaultValue("/id") String externalIdPointer,
             LookupProperties lookup,
-            CompensationProperties compensation) {
+            CompensationProperties compensation,
+            DryRunProperties dryRun) {
+    }
+
+    /**
+     * The dry run of an operation: what the tool offers to validate a request without carrying it out (a
+     * "validate" or "preview" endpoint). Sent like the operation itself — same templates, the arguments as
+     * received when there is no body template — under the dry run's own provider key. Its answer is classified
+     * like any other; it never creates anything, so an unknown outcome of it is always safe to send again.
+     *
+     * @param method HTTP method (POST by default)
+     * @param path   path template; required
+     * @param body   JSON template of the body; null sends the arguments exactly as received
+     */
+    public record DryRunProperties(@DefaultValue("POST") String method, String path, String body) {
     }
 
     /**

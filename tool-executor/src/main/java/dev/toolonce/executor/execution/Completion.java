@@ -2,6 +2,7 @@ package dev.toolonce.executor.execution;
 
 import dev.toolonce.core.adapter.ToolDescriptor;
 import dev.toolonce.core.call.CallState;
+import dev.toolonce.core.call.DryRun;
 import dev.toolonce.core.call.ToolCall;
 import dev.toolonce.core.outcome.ToolOutcome;
 import dev.toolonce.core.retry.RetryBudget;
@@ -119,7 +120,9 @@ public final class Completion {
             log.error("tool '{}' paused after call {} was refused with {}; resume with POST /tools/{}/resume",
                     claimed.scope().tool(), claimed.id(), r.code(), claimed.scope().tool());
         }
-        if (outcome instanceof ToolOutcome.Applied a && a.externalObjectId() == null) {
+        // A dry run creates nothing, so it names nothing: no id is expected of it.
+        if (outcome instanceof ToolOutcome.Applied a && a.externalObjectId() == null
+                && !DryRun.isDryRun(claimed.scope().operation())) {
             flagNoExternalId(recorded, "attempt at fence " + claimed.fence());
         }
     }

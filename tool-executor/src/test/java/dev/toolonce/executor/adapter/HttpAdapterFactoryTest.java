@@ -97,6 +97,29 @@ class HttpAdapterFactoryTest {
     }
 
     @Test
+    void aDeclaredDryRunAddsItsOperationAndAnOperationNamedLikeADryRunIsRefused() {
+        HttpToolAdapter a = build(Map.of("operations.create.dry-run.path", "/tickets/validate"));
+        assertThat(a.descriptor().operations()).containsExactlyInAnyOrder("create", "create.dry-run");
+        assertThat(build(Map.of()).descriptor().operations()).containsExactly("create");
+        refused(Map.of("operations.create.dry-run.path", "tickets/validate"),
+                "operations.create.dry-run.path must be a path starting with '/'");
+        refused(Map.of("operations.create.dry-run.path", "/v", "operations.create.dry-run.method", "post"),
+                "operations.create.dry-run.method must be an HTTP method in capitals");
+        // a dry run has no effect to duplicate: sending it again after an unknown outcome is safe for any tool
+        HttpToolAdapter counter = new HttpAdapterFactory(Duration.ofSeconds(60), env -> null, new ObjectMapper())
+                .build("counter", Calls.tool("counter", Map.of("base-url", "http://127.0.0.1:1",
+                        "operations.apply.path", "/counter/apply", "operations.apply.dry-run.path", "/counter/check")));
+        AdapterRegistry registry = new AdapterRegistry(Map.of("counter", counter));
+        assertThat(registry.retrySafe("counter", "apply")).isFalse();
+        assertThat(registry.retrySafe("counter", "apply.dry-run")).isTrue();
+        assertThat(registry.retrySafe("counter", "other.dry-run")).as("not declared").isFalse();
+        assertThatThrownBy(() -> new HttpAdapterFactory(Duration.ofSeconds(60), env -> null, new ObjectMapper())
+                .build("counter", Calls.tool("counter", Map.of("base-url", "http://127.0.0.1:1",
+                        "operations[apply.dry-run].path", "/counter/apply"))))
+                .hasMessageContaining("tool 'counter'").hasMessageContaining("operations.apply.dry-run ends in '.dry-run'");
+    }
+
+    @Test
     void statusOverridesAndCredentialsAreChecked() {
         refused(Map.of("statuses.409", "maybe"), "statuses.409 has an unknown outcome 'maybe', expected one of");
         refused(Map.of("credentials.header", "Authorization", "credentials.env", "TICKETS_TOKEN"),
@@ -125,6 +148,8 @@ class HttpAdapterFactoryTest {
         assertThat(adapters.get("tickets").descriptor().retrySafe()).isTrue();
         assertThat(adapters.get("email").descriptor().retrySafe()).isFalse();
         assertThat(adapters.get("counter").descriptor().capabilities()).isEmpty();
+        assertThat(adapters.get("payments").descriptor().operations()).containsExactlyInAnyOrder("charge",
+                "charge.dry-run");
     }
 
     @Test
@@ -143,6 +168,7 @@ class HttpAdapterFactoryTest {
         assertThat(payments.descriptor().capabilities()).containsExactlyInAnyOrder(Capability.NATIVE_IDEMPOTENCY,
                 Capability.LOOKUP_BY_KEY, Capability.COMPENSATION);
         assertThat(payments.descriptor().idempotencyWindow()).isEqualTo(Duration.ofHours(24));
+        assertThat(payments.descriptor().operations()).containsExactlyInAnyOrder("charge", "charge.dry-run");
         assertThat(payments.toString()).contains("Authorization: ****").doesNotContain("s3cret");
     }
 }

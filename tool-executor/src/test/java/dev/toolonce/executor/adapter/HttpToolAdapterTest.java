@@ -189,6 +189,28 @@ class HttpToolAdapterTest {
     }
 
     @Test
+    void aDryRunSendsItsOwnRequestUnderItsOwnKeyAndIsNeverLookedUp() {
+        HttpToolAdapter a = payments(Map.of("operations.charge.dry-run.path", "/v1/charges/validate"));
+        ToolCall dry = Calls.call("payments", "charge.dry-run", "order-1", "{\"amount\":1000,\"currency\":\"EUR\"}");
+        answer = "{\"valid\":true}";
+        status = 200;
+        assertThat(a.execute(dry)).isEqualTo(new ToolOutcome.Applied(null, "{\"valid\":true}"));
+        assertThat(last().uri()).isEqualTo("/v1/charges/validate");
+        assertThat(last().body()).as("no body template: the arguments as received")
+                .isEqualTo("{\"amount\":1000,\"currency\":\"EUR\"}");
+        assertThat(last().headers().get("idempotency-key")).isEqualTo(ProviderKey.of(dry.scope()).value())
+                .isNotEqualTo(ProviderKey.of(charge().scope()).value());
+        status = 400;
+        answer = "{\"error\":\"bad_request\"}";
+        assertThat(a.execute(dry)).isInstanceOf(ToolOutcome.Rejected.class);
+        int asked = seen.size();
+        assertThat(a.lookup(dry)).as("a dry run has no effect to find").isInstanceOf(LookupOutcome.Absent.class);
+        assertThat(seen).as("nothing sent for the lookup").hasSize(asked);
+        assertThat(a.compensate(Calls.committed(dry, "x")))
+                .isInstanceOf(ToolOutcome.Rejected.class);
+    }
+
+    @Test
     void missingArgumentsAreRejectedWithoutSending() {
         ToolOutcome o = payments(Map.of()).execute(Calls.call("payments", "charge", "k", "{\"currency\":\"EUR\"}"));
         assertThat(o).isInstanceOf(ToolOutcome.Rejected.class);

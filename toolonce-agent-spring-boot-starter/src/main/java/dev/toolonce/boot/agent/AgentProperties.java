@@ -1,5 +1,7 @@
 package dev.toolonce.boot.agent;
 
+import dev.toolonce.agent.task.DryRunCatalog;
+import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
@@ -19,6 +21,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param consumer        whether this application consumes results (false: another process, e.g. inbox-consumer, does)
  * @param resumeOnStart   resume every open task at start-up (re-publishes steps in flight with their original keys)
  * @param api             expose {@code /tasks} (needs Spring MVC)
+ * @param dryRuns         {@code tool/operation} entries whose tool declares a dry run in the executor's tool
+ *                        configuration ({@code operations.<op>.dry-run}); a plan may ask for a dry run only of these
  */
 @ConfigurationProperties("toolonce.agent")
 public record AgentProperties(
@@ -33,9 +37,16 @@ public record AgentProperties(
         @DefaultValue("3") int poisonAttempts,
         @DefaultValue("true") boolean consumer,
         @DefaultValue("true") boolean resumeOnStart,
-        @DefaultValue("true") boolean api) {
+        @DefaultValue("true") boolean api,
+        List<String> dryRuns) {
 
     public AgentProperties {
+        dryRuns = dryRuns == null ? List.of() : List.copyOf(dryRuns);
+        try {
+            DryRunCatalog.of(dryRuns);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("toolonce.agent.dry-runs: " + e.getMessage(), e);
+        }
         if (poisonAttempts < 1) {
             throw new IllegalArgumentException("toolonce.agent.poison-attempts must be >= 1 (is " + poisonAttempts + ")");
         }

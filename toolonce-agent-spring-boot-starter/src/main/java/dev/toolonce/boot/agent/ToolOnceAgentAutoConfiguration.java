@@ -4,6 +4,7 @@ import dev.toolonce.agent.publish.IntentPublisher;
 import dev.toolonce.agent.results.ResultHandler;
 import dev.toolonce.agent.results.ResultListener;
 import dev.toolonce.agent.results.StepResults;
+import dev.toolonce.agent.task.DryRunCatalog;
 import dev.toolonce.agent.task.TaskEngine;
 import dev.toolonce.agent.task.TaskEvents;
 import dev.toolonce.agent.task.TaskStore;
@@ -83,7 +84,8 @@ public class ToolOnceAgentAutoConfiguration {
                           AgentProperties p, AgentMigrations migrated) {
         JdbcTemplate jdbc = new JdbcTemplate(dataSource);
         return new TaskEngine(new TaskStore(jdbc, p.schema()), publisher,
-                new TaskEvents(jdbc, p.schema(), p.tasksTopic(), p.source()), dataSource, new TransactionTemplate(tm));
+                new TaskEvents(jdbc, p.schema(), p.tasksTopic(), p.source()), dataSource, new TransactionTemplate(tm),
+                DryRunCatalog.of(p.dryRuns()));
     }
 
     /** Resumes open tasks once the application is ready: steps in flight go out again with their original keys. */

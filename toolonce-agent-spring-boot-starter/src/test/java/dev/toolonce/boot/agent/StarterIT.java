@@ -1,12 +1,14 @@
 package dev.toolonce.boot.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.toolonce.agent.publish.IntentPublisher;
 import dev.toolonce.agent.results.ResultHandler;
 import dev.toolonce.agent.results.ResultListener;
 import dev.toolonce.agent.task.Plan;
+import dev.toolonce.agent.task.PlanRefusedException;
 import dev.toolonce.agent.task.StepSpec;
 import dev.toolonce.agent.task.TaskEngine;
 import dev.toolonce.agent.task.TaskState;
@@ -78,7 +80,7 @@ class StarterIT {
                 "spring.datasource.password", "", "spring.flyway.enabled", "false",
                 "spring.kafka.bootstrap-servers", stack.kafkaBootstrap(),
                 "toolonce.agent.results-topic", topic, "toolonce.agent.consumer-group", "starter-" + UUID.randomUUID(),
-                "toolonce.agent.source", "/agents/starter-it")).run();
+                "toolonce.agent.source", "/agents/starter-it", "toolonce.agent.dry-runs", "payments/charge")).run();
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.kafkaBootstrap());
         p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
@@ -101,7 +103,7 @@ class StarterIT {
         assertThat(app.getBean(IntentPublisher.class)).isNotNull();
         assertThat(app.getBean(TaskEngine.class)).isNotNull();
         assertThat(app.getBean(ResultListener.class)).isNotNull();
-        assertThat(app.getBean(AgentMigrations.class).applied()).isEqualTo(3);
+        assertThat(app.getBean(AgentMigrations.class).applied()).isEqualTo(4);
         assertThat(jdbc().queryForList("SELECT table_name FROM information_schema.tables WHERE table_schema = 'agent'",
                 String.class)).contains("agent_step", "agent_task", "agent_task_step", "inbox_message", "outbox_event",
                 "step_result_log");
@@ -133,6 +135,17 @@ class StarterIT {
         assertThat(intentsOf("kafka-t4")).containsExactly("1", "2", "3");
         assertThat(tasks.find("kafka-t4").orElseThrow().state()).isEqualTo(TaskState.RUNNING);
         assertThat(tasks.steps("kafka-t4").get(0).publishes()).isEqualTo(1);
+    }
+
+    @Test
+    void aPlanMayAskForTheDryRunsTheConfigurationDeclaresAndNoOther() {
+        TaskEngine tasks = app.getBean(TaskEngine.class);
+        tasks.submit(Plan.of("acme", "dry-1", StepSpec.of("charge", "payments", "charge",
+                JsonNodeFactory.instance.objectNode().put("amount", 5).put("currency", "EUR")).withDryRun()));
+        assertThat(tasks.steps("dry-1").get(0).state().name()).isEqualTo("DRY_RUN");
+        assertThatThrownBy(() -> tasks.submit(Plan.of("acme", "dry-2", step("1").withDryRun())))
+                .isInstanceOf(PlanRefusedException.class).hasMessageContaining("step '1' asks for a dry run");
+        assertThat(tasks.find("dry-2")).isEmpty();
     }
 
     private static StepSpec step(String id) {
