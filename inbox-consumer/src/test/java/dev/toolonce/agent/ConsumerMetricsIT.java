@@ -1,6 +1,6 @@
 package dev.toolonce.agent;
 
-import static dev.toolonce.testsupport.PrometheusText.sum;
+import static dev.toolonce.schemas.PrometheusText.sum;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 

@@ -1,7 +1,7 @@
 package dev.toolonce.relay;
 
-import static dev.toolonce.testsupport.PrometheusText.samples;
-import static dev.toolonce.testsupport.PrometheusText.sum;
+import static dev.toolonce.schemas.PrometheusText.samples;
+import static dev.toolonce.schemas.PrometheusText.sum;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 
 import dev.toolonce.relay.RelayHarness.Row;
 import dev.toolonce.relay.RelayHarness.SourceArgs;
-import dev.toolonce.testsupport.PrometheusText.Sample;
+import dev.toolonce.schemas.PrometheusText.Sample;
 import dev.toolonce.testsupport.ServiceProcess;
 import dev.toolonce.testsupport.TestStack;
 import tools.jackson.databind.JsonNode;

@@ -1,5 +1,6 @@
 package dev.toolonce.chaos.metrics;
 
+import dev.toolonce.schemas.PrometheusText;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -38,18 +39,18 @@ public final class MeterWatch {
                         .timeout(Duration.ofSeconds(3)).GET().build(), HttpResponse.BodyHandlers.ofString());
                 if (r.statusCode() == 200) {
                     Map<String, Double> mine = new HashMap<>();
-                    PrometheusText.parse(r.body()).forEach((series, value) -> {
-                        if (monotonic(series)) {
-                            mine.put(series, value);
+                    for (PrometheusText.Sample s : PrometheusText.parse(r.body())) {
+                        if (monotonic(s.name())) {
+                            mine.put(s.series(), s.value());
                         }
-                    });
+                    }
                     all.put(service, mine);
                 }
             } catch (Exception e) {
                 if (e instanceof InterruptedException) {
                     Thread.currentThread().interrupt();
                 }
-                // down or restarting: nothing from it this time
+                // down, restarting, or an answer that is not an exposition: nothing from it this time
             }
         });
         return all;
@@ -77,8 +78,8 @@ public final class MeterWatch {
         more.forEach((series, value) -> total.merge(series, value, Double::sum));
     }
 
-    static boolean monotonic(String series) {
-        String name = PrometheusText.name(series);
+    /** @param name a metric name ({@code toolonce_intake_total}) */
+    static boolean monotonic(String name) {
         return name.startsWith("toolonce_") && (name.endsWith("_total") || name.endsWith("_count"));
     }
 }

@@ -1,6 +1,6 @@
 package dev.toolonce.chaos.report;
 
-import dev.toolonce.chaos.metrics.PrometheusText;
+import dev.toolonce.schemas.PrometheusText;
 import java.io.PrintStream;
 import java.util.Map;
 import java.util.TreeMap;
