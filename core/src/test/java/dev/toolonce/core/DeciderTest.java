@@ -25,7 +25,7 @@ class DeciderTest {
 
     private static ToolCall call(CallState state) {
         return new ToolCall(1, SCOPE, ProviderKey.of(SCOPE), HASH, "{}", state, 1, 1, 1, null, null, null, null,
-                null, null, "m1", null);
+                null, null, "m1", null, null);
     }
 
     @Test

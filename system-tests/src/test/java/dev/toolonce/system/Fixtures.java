@@ -99,12 +99,22 @@ final class Fixtures implements AutoCloseable {
 
     /** Through the agent's outbox, in one committed JDBC transaction. @return the message id */
     String publish(ToolIntent intent) throws Exception {
+        return publish(publisher, intent);
+    }
+
+    /** Through the agent's outbox with {@code with}, in one committed JDBC transaction. @return the message id */
+    String publish(IntentPublisher with, ToolIntent intent) throws Exception {
         try (Connection c = DriverManager.getConnection(stack.jdbcUrl, "postgres", "")) {
             c.setAutoCommit(false);
-            String id = publisher.publish(c, intent);
+            String id = with.publish(c, intent);
             c.commit();
             return id;
         }
+    }
+
+    /** A ready-made record straight to Kafka. */
+    void produce(ProducerRecord<byte[], byte[]> record) throws Exception {
+        producer.send(record).get();
     }
 
     /** Straight to the intents topic with CloudEvents headers. @return the message id */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.toolonce.core.call.CallScope;
 import dev.toolonce.schemas.ToolIntent;
+import dev.toolonce.schemas.PrometheusText;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -77,6 +78,7 @@ class ToolFaultsAfterEffectIT {
                                                                            String expected) throws Exception {
         f.faults(tool, "{\"failStatus\":" + status + ",\"failStatusNext\":" + times + ",\"failStatusAfterApply\":true}");
         ToolIntent i = intent(tool, tool + "-after-" + status + "-x" + times);
+        double arrivedInReview = meter("toolonce_review_arrivals_total", Map.of());
         lone.send(i);
 
         Map<String, String> call = lone.awaitState(scope(i), WAIT, "COMMITTED", "NEEDS_REVIEW", "FAILED_FINAL");
@@ -88,6 +90,9 @@ class ToolFaultsAfterEffectIT {
         if (expected.equals("COMMITTED")) {
             assertThat(call.get("external_object_id")).isEqualTo(effect.path("externalObjectId").asString());
         }
+        // What an operator sees on /actuator/prometheus: an arrival in review for the tools that cannot be asked.
+        assertThat(meter("toolonce_review_arrivals_total", Map.of()))
+                .as("arrivals in review").isEqualTo(arrivedInReview + (expected.equals("NEEDS_REVIEW") ? 1 : 0));
     }
 
     @ParameterizedTest(name = "{0}: lost response, then lookups answer {1} twice -> COMMITTED")
@@ -95,6 +100,8 @@ class ToolFaultsAfterEffectIT {
     void aTransientLookupFailureIsRetriedAndTheCallCommitsWithoutReview(String tool, int status) throws Exception {
         f.faults(tool, "{\"failNext\":1,\"lookupFailStatus\":" + status + ",\"lookupFailStatusNext\":2}");
         ToolIntent i = intent(tool, tool + "-lookup-" + status);
+        double recovered = meter("toolonce_recovery_seconds_count", Map.of("to", "COMMITTED"));
+        double unavailable = meter("toolonce_reconciliations_total", Map.of("outcome", "unavailable"));
         lone.send(i);
 
         Map<String, String> call = lone.awaitState(scope(i), WAIT, "COMMITTED", "NEEDS_REVIEW", "FAILED_FINAL");
@@ -106,5 +113,18 @@ class ToolFaultsAfterEffectIT {
         JsonNode effect = f.effect(i.arguments().path("opId").asString());
         assertThat(effect.path("count").asInt()).isEqualTo(1);
         assertThat(effect.path("requests").asInt()).as("nothing resent").isEqualTo(1);
+        assertThat(meter("toolonce_reconciliations_total", Map.of("outcome", "unavailable")))
+                .as("lookups that could not answer").isEqualTo(unavailable + 2);
+        assertThat(meter("toolonce_recovery_seconds_count", Map.of("to", "COMMITTED")))
+                .as("one recovery, timed from the first UNKNOWN").isEqualTo(recovered + 1);
+    }
+
+    /** The executor's meter on {@code /actuator/prometheus}, summed over the series with these labels. */
+    private static double meter(String name, Map<String, String> labels) throws Exception {
+        java.net.http.HttpResponse<String> r = java.net.http.HttpClient.newHttpClient().send(
+                java.net.http.HttpRequest.newBuilder(java.net.URI.create(lone.url + "/actuator/prometheus")).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).isEqualTo(200);
+        return PrometheusText.sum(r.body(), name, labels);
     }
 }

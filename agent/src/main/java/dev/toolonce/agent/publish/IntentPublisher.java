@@ -8,6 +8,7 @@ import dev.toolonce.schemas.Contract;
 import dev.toolonce.schemas.ContractValidator;
 import dev.toolonce.schemas.EventCodec;
 import dev.toolonce.schemas.ToolIntent;
+import dev.toolonce.schemas.TraceParent;
 import java.sql.Connection;
 import java.util.List;
 import java.util.UUID;
@@ -20,7 +21,8 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * The agent's way to ask for a tool call: writes the step row ({@code agent_step}) and the intent's
  * {@code outbox_event} row in the caller's transaction, so the step exists if and only if the intent will
  * be published (the relay publishes it after commit). Validates the intent first: a bad one throws
- * {@link IllegalArgumentException} naming the field and writes nothing. Thread-safe.
+ * {@link IllegalArgumentException} naming the field and writes nothing. The row carries the agent's current
+ * trace ({@link TraceContext}; by default the logging context's) as {@code traceparent}. Thread-safe.
  */
 public final class IntentPublisher {
     private static final String INSERT_STEP = """
@@ -35,6 +37,7 @@ public final class IntentPublisher {
     private final EventCodec codec = new EventCodec();
     private final ContractValidator validator = new ContractValidator();
     private final RequestHasher hasher = new RequestHasher();
+    private final TraceContext trace;
 
     /**
      * @param schema the agent's schema holding {@code agent_step} and {@code outbox_event}
@@ -42,9 +45,15 @@ public final class IntentPublisher {
      * @param source {@code ce_source} of the intents, e.g. {@code /agents/checkout}
      */
     public IntentPublisher(String schema, String topic, String source) {
+        this(schema, topic, source, TraceContext.MDC_ENTRIES);
+    }
+
+    /** @param trace where the current trace comes from ({@link TraceContext#NONE} to carry none) */
+    public IntentPublisher(String schema, String topic, String source, TraceContext trace) {
         this.schema = schema;
         this.topic = topic;
         this.source = source;
+        this.trace = trace;
     }
 
     /**
@@ -79,7 +88,7 @@ public final class IntentPublisher {
                     withId.tool(), withId.operation(), withId.idempotencyKey(), id.toString());
         }
         new OutboxStore(jdbc, schema).append(new OutboxEvent(id, topic, withId.recordKey(), Contract.INTENT_TYPE,
-                source, withId.recordKey(), payload, null));
+                source, withId.recordKey(), payload, TraceParent.valid(trace.traceparent())));
         return id.toString();
     }
 

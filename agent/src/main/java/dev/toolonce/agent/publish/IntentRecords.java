@@ -3,6 +3,7 @@ package dev.toolonce.agent.publish;
 import dev.toolonce.schemas.Contract;
 import dev.toolonce.schemas.EventCodec;
 import dev.toolonce.schemas.ToolIntent;
+import dev.toolonce.schemas.TraceParent;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -11,15 +12,23 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  * An intent as a Kafka record of the public contract (docs/contract.md): the scope as key, CloudEvents headers in
  * binary mode, the message id both as {@code ce_id} and in the body. For agents (and tools such as the demo, the
  * bench and the fault experiment) that produce intents straight to the intents topic instead of through the
- * outbox ({@link IntentPublisher}). Thread-safe.
+ * outbox ({@link IntentPublisher}). A {@code traceparent} header carries the current trace ({@link TraceContext}; by
+ * default the logging context's) when there is one. Thread-safe.
  */
 public final class IntentRecords {
     private final EventCodec codec = new EventCodec();
     private final String source;
+    private final TraceContext trace;
 
     /** @param source {@code ce_source} of the records, e.g. {@code /agents/checkout} */
     public IntentRecords(String source) {
+        this(source, TraceContext.MDC_ENTRIES);
+    }
+
+    /** @param trace where the current trace comes from ({@link TraceContext#NONE} to carry none) */
+    public IntentRecords(String source, TraceContext trace) {
         this.source = source;
+        this.trace = trace;
     }
 
     /** The intent under {@code messageId}. */
@@ -42,6 +51,10 @@ public final class IntentRecords {
         header(r, Contract.CE_TIME, Instant.now().toString());
         header(r, Contract.CE_SUBJECT, key);
         header(r, Contract.CONTENT_TYPE, "application/json");
+        String traceparent = TraceParent.valid(trace.traceparent());
+        if (traceparent != null) {
+            header(r, Contract.TRACEPARENT, traceparent);
+        }
         return r;
     }
 

@@ -24,6 +24,7 @@ import java.time.Instant;
  * @param taskId           nullable
  * @param stepId           nullable
  * @param intentMessageId  the intent message that planned the call
+ * @param traceparent      that intent's W3C trace context, carried to the tool and onto its answer; nullable
  * @param terminalAt       when it became terminal; nullable
  */
 public record ToolCall(
@@ -43,5 +44,6 @@ public record ToolCall(
         String taskId,
         String stepId,
         String intentMessageId,
+        String traceparent,
         Instant terminalAt) {
 }

@@ -17,6 +17,7 @@ import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import dev.toolonce.core.text.StoredText;
+import dev.toolonce.schemas.Contract;
 import dev.toolonce.schemas.InputBounds;
 import java.time.Clock;
 import java.time.Duration;
@@ -118,7 +119,7 @@ public final class HttpToolAdapter implements ToolAdapter {
         HttpRequest request;
         try {
             request = build(op.request(), values(call, call.providerKey(), null), call.argumentsJson(),
-                    call.providerKey(), call.scope().recordKey(), call.fence());
+                    call.providerKey(), call.scope().recordKey(), call.fence(), call.traceparent());
         } catch (Template.UnusableArgumentException e) {
             return new ToolOutcome.Rejected("INVALID_ARGUMENTS", StoredText.clean(e.getMessage()));
         }
@@ -136,7 +137,7 @@ public final class HttpToolAdapter implements ToolAdapter {
         HttpRequest request;
         try {
             request = build(op.compensation(), values(original, key, original.externalObjectId()), null, key,
-                    original.scope().recordKey() + "#compensate", original.fence());
+                    original.scope().recordKey() + "#compensate", original.fence(), original.traceparent());
         } catch (Template.UnusableArgumentException e) {
             return new ToolOutcome.Rejected("INVALID_ARGUMENTS", StoredText.clean(e.getMessage()));
         }
@@ -205,8 +206,9 @@ public final class HttpToolAdapter implements ToolAdapter {
         return new Template.Values(key.value(), parseOrNull(call.argumentsJson()), externalId);
     }
 
+    /** @param traceparent the agent's trace, sent on to the tool (docs/contract.md §14); nullable */
     private HttpRequest build(RequestSpec spec, Template.Values values, String argumentsAsSent, ProviderKey key,
-                              String scope, long fence) {
+                              String scope, long fence, String traceparent) {
         String body = spec.body() != null ? spec.body().render(values)
                 : spec.referenceField() != null ? withReference(argumentsAsSent, spec.referenceField(), key)
                 : argumentsAsSent;
@@ -223,6 +225,9 @@ public final class HttpToolAdapter implements ToolAdapter {
         if (connection.sandboxHeaders()) {
             b.header("X-ToolOnce-Scope", scope);
             b.header("X-ToolOnce-Fence", Long.toString(fence));
+        }
+        if (traceparent != null) {
+            b.header(Contract.TRACEPARENT, traceparent);
         }
         return b.build();
     }

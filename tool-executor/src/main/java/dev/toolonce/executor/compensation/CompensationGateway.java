@@ -78,10 +78,11 @@ public final class CompensationGateway implements ToolGateway {
         if (adapter == null) {
             return refused("no adapter for tool '" + call.scope().tool() + "'");
         }
-        // The compensation's own fence goes to the tool (sandbox headers), not the original's.
+        // The compensation's own fence (sandbox headers) and trace go to the tool, not the original's.
         return adapter.compensate(new ToolCall(o.id(), o.scope(), o.providerKey(), o.requestHash(), o.argumentsJson(),
                 o.state(), call.fence(), o.callVersion(), o.attempts(), o.externalObjectId(), o.resultJson(),
-                o.errorCode(), o.errorMessage(), o.taskId(), o.stepId(), o.intentMessageId(), o.terminalAt()));
+                o.errorCode(), o.errorMessage(), o.taskId(), o.stepId(), o.intentMessageId(), call.traceparent(),
+                o.terminalAt()));
     }
 
     private static ToolOutcome refused(String why) {

@@ -68,9 +68,11 @@ public final class CallFinisher {
         Map<Long, List<PendingReply>> waiting = pending.takeAll(answered.stream().map(ToolCall::id).toList());
         List<Answer> answers = new ArrayList<>();
         for (ToolCall call : answered) {
-            answers.add(new Answer(call, new Addressee(call.intentMessageId(), call.taskId(), call.stepId()), false));
+            answers.add(new Answer(call, new Addressee(call.intentMessageId(), call.taskId(), call.stepId(),
+                    call.traceparent()), false));
             for (PendingReply p : waiting.getOrDefault(call.id(), List.of())) {
-                answers.add(new Answer(call, new Addressee(p.intentMessageId(), p.taskId(), p.stepId()), true));
+                answers.add(new Answer(call, new Addressee(p.intentMessageId(), p.taskId(), p.stepId(), p.traceparent()),
+                        true));
             }
         }
         results.outcomes(answers);

@@ -191,6 +191,7 @@ public final class Dispatcher implements SmartLifecycle {
     }
 
     private void runOne(ToolCall call, long claimSentAt) {
+        CallLogContext.enter(call);
         try {
             faultPoints.reach(FaultPoints.BEFORE_SEND);
             // docs/protocol.md §6: re-check fence and lease just before sending; a swept call is not ours to send.
@@ -216,6 +217,7 @@ public final class Dispatcher implements SmartLifecycle {
             // The call stays STARTED; its lease expires and the outcome is treated as unknown.
             log.error("running or recording call {} failed; its lease will expire and the sweeper decides", call.id(), e);
         } finally {
+            CallLogContext.leave();
             inFlight.remove(call.id());
             freeWorkers.release();
             wakeups.release();

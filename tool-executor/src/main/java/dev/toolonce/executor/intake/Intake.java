@@ -16,11 +16,14 @@ import dev.toolonce.jdbc.InboxStore;
 import dev.toolonce.executor.ledger.PendingReplyStore;
 import dev.toolonce.executor.ledger.PendingReplyStore.PendingReply;
 import dev.toolonce.executor.ledger.ToolCallStore;
+import dev.toolonce.schemas.Contract;
 import dev.toolonce.schemas.ToolIntent;
+import dev.toolonce.schemas.TraceParent;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.Optional;
+import org.apache.kafka.common.header.Header;
 
 /**
  * Intake of one accepted intent, inside the batch transaction (docs/protocol.md §5): the inbox row first,
@@ -30,6 +33,17 @@ import java.util.Optional;
 public final class Intake {
     /** What intake did with an intent; counted by the listener. */
     public enum Disposition { PLANNED, DUPLICATE_MESSAGE, REJECTED, REPLAYED, AWAITING }
+
+    /** What intake did with one intent; {@code code} is the error code of a rejection, else null. */
+    public record Taken(Disposition disposition, String code) {
+        static Taken as(Disposition disposition) {
+            return new Taken(disposition, null);
+        }
+
+        static Taken rejected(String code) {
+            return new Taken(Disposition.REJECTED, code);
+        }
+    }
 
     private final String consumerGroup;
     private final InboxStore inbox;
@@ -55,17 +69,18 @@ public final class Intake {
     }
 
     /** Must run inside a transaction; idempotent per message id thanks to the inbox. */
-    public Disposition record(ParsedIntent.Accepted a) {
+    public Taken record(ParsedIntent.Accepted a) {
         ToolIntent intent = a.intent();
-        Addressee to = new Addressee(a.messageId(), intent.taskId(), intent.stepId());
+        Addressee to = new Addressee(a.messageId(), intent.taskId(), intent.stepId(),
+                TraceParent.valid(header(a, Contract.TRACEPARENT)));
         InboxStore.Seen seen = inbox.record(consumerGroup, a.messageId(), a.payloadHash(), a.record().topic(),
                 a.record().partition(), a.record().offset());
         if (seen == InboxStore.Seen.DUPLICATE) {
-            return Disposition.DUPLICATE_MESSAGE;
+            return Taken.as(Disposition.DUPLICATE_MESSAGE);
         }
         if (a.scopeProblem() != null) {
             results.rejected(intent, to, "INVALID_ARGUMENTS", "invalid scope: " + a.scopeProblem());
-            return Disposition.REJECTED;
+            return Taken.rejected("INVALID_ARGUMENTS");
         }
         CallScope scope = new CallScope(intent.tenantId(), intent.tool(), intent.operation(), intent.idempotencyKey());
         if (seen == InboxStore.Seen.REUSED) {
@@ -91,7 +106,7 @@ public final class Intake {
      * Insert first: most intents open a new scope, and the insert alone settles them. Only when the scope is
      * taken (or purged) is its row read, under a share lock, and the decider asked.
      */
-    private Disposition decideAndAct(ParsedIntent.Accepted a, CallScope scope, RequestHash hash,
+    private Taken decideAndAct(ParsedIntent.Accepted a, CallScope scope, RequestHash hash,
                                      Instant requestedAt, Addressee to) {
         Optional<Decision.Reject> refused = decider.admit(requestedAt, clock.instant());
         if (refused.isPresent()) {
@@ -99,14 +114,14 @@ public final class Intake {
         }
         ToolIntent i = a.intent();
         ToolCallStore.NewCall call = new ToolCallStore.NewCall(scope, ProviderKey.of(scope), hash,
-                i.arguments().toString(), i.taskId(), i.stepId(), a.messageId());
+                i.arguments().toString(), i.taskId(), i.stepId(), a.messageId(), to.traceparent());
         for (int tries = 0; tries < 2; tries++) {
             Optional<ToolCall> planned = calls.insertPlanned(call);
             if (planned.isPresent()) {
                 if (Compensation.isCompensation(scope)) {
                     calls.holdCompensation(planned.get().id()); // released once the original is COMPENSATING
                 }
-                return Disposition.PLANNED;
+                return Taken.as(Disposition.PLANNED);
             }
             Optional<ToolCall> existing = calls.findForShare(scope);
             if (existing.isPresent()) {
@@ -122,7 +137,7 @@ public final class Intake {
         throw new IllegalStateException("scope " + scope + " could be neither planned nor read");
     }
 
-    private Disposition act(Decision decision, CallScope scope, RequestHash hash, Addressee to) {
+    private Taken act(Decision decision, CallScope scope, RequestHash hash, Addressee to) {
         // Java 17 has no pattern switch; the decision kinds are few and sealed.
         if (decision instanceof Decision.Reject r) {
             return reject(scope, hash.value(), to, r.code(), r.message());
@@ -138,19 +153,24 @@ public final class Intake {
         throw new IllegalStateException("no intake action for " + decision + " on scope " + scope);
     }
 
-    private Disposition reject(CallScope scope, String hash, Addressee to, String code, String message) {
+    private Taken reject(CallScope scope, String hash, Addressee to, String code, String message) {
         results.rejected(scope, hash, to, code, message);
-        return Disposition.REJECTED;
+        return Taken.rejected(code);
     }
 
-    private Disposition replay(ToolCall call, Addressee to) {
+    private Taken replay(ToolCall call, Addressee to) {
         results.outcome(call, to, true);
-        return Disposition.REPLAYED;
+        return Taken.as(Disposition.REPLAYED);
     }
 
-    private Disposition await(ToolCall call, Addressee to) {
-        pending.add(call.id(), new PendingReply(to.intentMessageId(), to.taskId(), to.stepId()));
-        return Disposition.AWAITING;
+    private Taken await(ToolCall call, Addressee to) {
+        pending.add(call.id(), new PendingReply(to.intentMessageId(), to.taskId(), to.stepId(), to.traceparent()));
+        return Taken.as(Disposition.AWAITING);
+    }
+
+    private static byte[] header(ParsedIntent.Accepted a, String name) {
+        Header h = a.record().headers().lastHeader(name);
+        return h == null ? null : h.value();
     }
 
     private static Instant requestedAt(ToolIntent intent) {

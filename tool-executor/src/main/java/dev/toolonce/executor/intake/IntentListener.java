@@ -34,7 +34,7 @@ public final class IntentListener {
                 record -> decode(parser, record),
                 batch -> {
                     // Counted only once the transaction committed: a rolled-back batch is applied again.
-                    List<Intake.Disposition> done = new ArrayList<>(batch.size());
+                    List<Intake.Taken> done = new ArrayList<>(batch.size());
                     tx.executeWithoutResult(s -> batch.forEach(a -> done.add(intake.record(a))));
                     done.forEach(stats::count);
                 },

@@ -14,16 +14,17 @@ import org.springframework.jdbc.core.JdbcTemplate;
  */
 public final class PendingReplyStore {
     private static final String ADD = """
-            INSERT INTO %s.pending_reply (call_id, intent_message_id, task_id, step_id) VALUES (?, ?, ?, ?)
+            INSERT INTO %s.pending_reply (call_id, intent_message_id, task_id, step_id, traceparent)
+            VALUES (?, ?, ?, ?, ?)
             ON CONFLICT (call_id, intent_message_id) DO NOTHING
             """;
     private static final String TAKE = """
             DELETE FROM %s.pending_reply WHERE call_id = ANY (?)
-            RETURNING call_id, intent_message_id, task_id, step_id
+            RETURNING call_id, intent_message_id, task_id, step_id, traceparent
             """;
 
-    /** Where a waiting duplicate's answer goes. */
-    public record PendingReply(String intentMessageId, String taskId, String stepId) {
+    /** Where a waiting duplicate's answer goes, and the trace it arrived with ({@code traceparent} nullable). */
+    public record PendingReply(String intentMessageId, String taskId, String stepId, String traceparent) {
     }
 
     private final JdbcTemplate jdbc;
@@ -39,7 +40,7 @@ public final class PendingReplyStore {
 
     /** Records a waiting duplicate; idempotent per (call, intent message). */
     public void add(long callId, PendingReply reply) {
-        jdbc.update(add, callId, reply.intentMessageId(), reply.taskId(), reply.stepId());
+        jdbc.update(add, callId, reply.intentMessageId(), reply.taskId(), reply.stepId(), reply.traceparent());
     }
 
     /** Removes and returns every waiting duplicate of a call, in the caller's transaction. */
@@ -63,7 +64,7 @@ public final class PendingReplyStore {
             return ps;
         }, rs -> {
             byCall.computeIfAbsent(rs.getLong(1), id -> new ArrayList<>())
-                    .add(new PendingReply(rs.getString(2), rs.getString(3), rs.getString(4)));
+                    .add(new PendingReply(rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5)));
         });
         return byCall;
     }

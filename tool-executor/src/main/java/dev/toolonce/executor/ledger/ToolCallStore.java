@@ -30,17 +30,17 @@ public final class ToolCallStore {
     private static final String COLUMNS = """
             id, tenant_id, tool, operation, idempotency_key, provider_key, request_hash, arguments, state, fence,
             call_version, attempts, external_object_id, result, error_code, error_message, task_id, step_id,
-            intent_message_id, terminal_at""";
+            intent_message_id, traceparent, terminal_at""";
 
     @SqlTransition(from = {}, to = CallState.PLANNED)
     private static final String INSERT_PLANNED = """
             INSERT INTO %1$s.tool_call (tenant_id, tool, operation, idempotency_key, provider_key, request_hash,
-                arguments, state, task_id, step_id, intent_message_id)
+                arguments, state, task_id, step_id, intent_message_id, traceparent)
             SELECT v.tenant_id, v.tool, v.operation, v.idempotency_key, v.provider_key, v.request_hash, v.arguments,
-                   'PLANNED', v.task_id, v.step_id, v.intent_message_id
-              FROM (VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?))
+                   'PLANNED', v.task_id, v.step_id, v.intent_message_id, v.traceparent
+              FROM (VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?))
                    AS v (tenant_id, tool, operation, idempotency_key, provider_key, request_hash, arguments, task_id,
-                         step_id, intent_message_id)
+                         step_id, intent_message_id, traceparent)
              WHERE NOT EXISTS (SELECT 1 FROM %1$s.tool_call_tombstone t
                                 WHERE t.tenant_id = v.tenant_id AND t.tool = v.tool AND t.operation = v.operation
                                   AND t.idempotency_key = v.idempotency_key)
@@ -167,6 +167,11 @@ public final class ToolCallStore {
     private static final String SINCE_FIRST_ATTEMPT = """
             SELECT extract(epoch FROM clock_timestamp() - started_at) FROM %1$s.tool_call WHERE id = ?
             """;
+    /** How long ago the call last became UNKNOWN, in database time; null if it never was. */
+    private static final String SINCE_UNKNOWN = """
+            SELECT extract(epoch FROM clock_timestamp() - max(at)) FROM %1$s.tool_call_attempt
+             WHERE call_id = ? AND to_state = 'UNKNOWN'
+            """;
     /** History rows of one call whose detail starts with a code, since its latest claim. */
     private static final String CODES_SINCE_CLAIM = """
             SELECT count(*) FROM %1$s.tool_call_attempt a
@@ -259,6 +264,7 @@ public final class ToolCallStore {
     private final String inState;
     private final String tombstone;
     private final String sinceFirstAttempt;
+    private final String sinceUnknown;
     private final String codesSinceClaim;
     private final String hasEvidence;
     private final String holdCompensation;
@@ -286,6 +292,7 @@ public final class ToolCallStore {
         this.inState = IN_STATE.formatted(s, COLUMNS);
         this.tombstone = TOMBSTONE.formatted(s);
         this.sinceFirstAttempt = SINCE_FIRST_ATTEMPT.formatted(s);
+        this.sinceUnknown = SINCE_UNKNOWN.formatted(s);
         this.codesSinceClaim = CODES_SINCE_CLAIM.formatted(s);
         this.hasEvidence = HAS_EVIDENCE.formatted(s);
         this.holdCompensation = HOLD_COMPENSATION.formatted(s);
@@ -298,9 +305,9 @@ public final class ToolCallStore {
     /** Prefix of history details that record evidence of an effect (a late Applied); see {@link #noteEvidence}. */
     public static final String EVIDENCE = "EVIDENCE ";
 
-    /** A call to plan: the scope, its hashes and where the answer goes. */
+    /** A call to plan: the scope, its hashes and where the answer goes ({@code traceparent} nullable). */
     public record NewCall(CallScope scope, ProviderKey providerKey, RequestHash requestHash, String argumentsJson,
-                          String taskId, String stepId, String intentMessageId) {
+                          String taskId, String stepId, String intentMessageId, String traceparent) {
     }
 
     /**
@@ -311,7 +318,7 @@ public final class ToolCallStore {
         CallScope s = c.scope();
         List<ToolCall> rows = jdbc.query(insertPlanned, MAPPER, s.tenantId(), s.tool(), s.operation(),
                 s.idempotencyKey(), c.providerKey().value(), c.requestHash().value(), c.argumentsJson(), c.taskId(),
-                c.stepId(), c.intentMessageId());
+                c.stepId(), c.intentMessageId(), c.traceparent());
         if (rows.isEmpty()) {
             return Optional.empty();
         }
@@ -474,6 +481,16 @@ public final class ToolCallStore {
     }
 
     /**
+     * Time since the call last became UNKNOWN, in database time (its recovery time once it is final); empty if it
+     * never was UNKNOWN.
+     */
+    public Optional<Duration> sinceUnknown(long callId) {
+        List<Double> secs = jdbc.queryForList(sinceUnknown, Double.class, callId);
+        return secs.stream().filter(java.util.Objects::nonNull).findFirst()
+                .map(s -> Duration.ofMillis(Math.round(s * 1000)));
+    }
+
+    /**
      * How many transitions since the call's latest claim recorded {@code errorCode} (their detail starts
      * with it), e.g. how many lookups in a row failed.
      */
@@ -543,7 +560,7 @@ public final class ToolCallStore {
                 CallState.valueOf(rs.getString("state")), rs.getLong("fence"), rs.getLong("call_version"),
                 rs.getInt("attempts"), rs.getString("external_object_id"), rs.getString("result"),
                 rs.getString("error_code"), rs.getString("error_message"), rs.getString("task_id"),
-                rs.getString("step_id"), rs.getString("intent_message_id"),
+                rs.getString("step_id"), rs.getString("intent_message_id"), rs.getString("traceparent"),
                 terminal == null ? null : terminal.toInstant());
     }
 

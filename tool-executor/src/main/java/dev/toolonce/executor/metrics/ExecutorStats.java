@@ -5,6 +5,7 @@ import dev.toolonce.executor.intake.Intake;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -28,12 +29,37 @@ public final class ExecutorStats {
                 .description("one intake poll batch, its transaction included").register(registry);
     }
 
-    public void count(Intake.Disposition d) {
-        counter("toolonce.intake", "disposition", d.name()).increment();
+    /** One intent taken in; a rejection is also counted by its code ({@code toolonce.rejections}). */
+    public void count(Intake.Taken t) {
+        counter("toolonce.intake", "disposition", t.disposition().name()).increment();
+        if (t.code() != null) {
+            counter("toolonce.rejections", "code", t.code()).increment();
+        }
     }
 
+    /**
+     * Every state change, and the seeds' figures derived from it: arrivals in review by the state they came from,
+     * and compensations by outcome (a call leaving {@code COMPENSATING}).
+     */
     public void transition(CallState from, CallState to) {
         counter("toolonce.transitions", "transition", from + ">" + to).increment();
+        if (to == CallState.NEEDS_REVIEW && from != CallState.NEEDS_REVIEW) {
+            counter("toolonce.review.arrivals", "from", from.name()).increment();
+        }
+        if (from == CallState.COMPENSATING && to != CallState.COMPENSATING) {
+            counter("toolonce.compensations", "outcome", to.name()).increment();
+        }
+    }
+
+    /**
+     * An unknown outcome settled: the time from the call becoming UNKNOWN to the state reconciliation gave it
+     * ({@code COMMITTED}, {@code FAILED_RETRYABLE} when nothing was applied, {@code NEEDS_REVIEW}, ...), by that
+     * state, with a histogram.
+     */
+    public void recovered(CallState to, Duration took) {
+        timers.computeIfAbsent("recovery|" + to, k -> Timer.builder("toolonce.recovery").tag("to", to.name())
+                .description("UNKNOWN -> final state, through reconciliation")
+                .publishPercentileHistogram().register(registry)).record(took);
     }
 
     public void deadLettered() {

@@ -131,6 +131,9 @@ public final class Reconciler implements SmartLifecycle {
         if (won) {
             stats.transition(CallState.RECONCILING, finish.to());
             stats.reconciliation(found.getClass().getSimpleName().toLowerCase());
+            if (finish.to() != CallState.UNKNOWN) { // the outcome is known now (a lookup that failed leaves it UNKNOWN)
+                calls.sinceUnknown(call.id()).ifPresent(took -> stats.recovered(finish.to(), took));
+            }
             log.info("reconciled call {} ({}): {} -> {}", call.id(), call.scope(), found, finish.to());
         } else {
             stats.lostGuard();

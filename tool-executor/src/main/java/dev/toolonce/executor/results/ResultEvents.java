@@ -34,8 +34,11 @@ public final class ResultEvents {
         this.clock = clock;
     }
 
-    /** Where an answer goes: the intent it answers and that intent's task and step. */
-    public record Addressee(String intentMessageId, String taskId, String stepId) {
+    /**
+     * Where an answer goes: the intent it answers, that intent's task and step, and the trace it arrived with
+     * ({@code traceparent}, nullable), which the answer carries back (docs/contract.md §14).
+     */
+    public record Addressee(String intentMessageId, String taskId, String stepId, String traceparent) {
     }
 
     /** One answer to publish: a call's stored outcome, to one addressee; {@code replayed} for duplicates. */
@@ -105,7 +108,8 @@ public final class ResultEvents {
         ToolResult r = new ToolResult(id.toString(), to.intentMessageId(), tenant, tool, operation, key, requestHash,
                 to.taskId(), to.stepId(), version, status, InputBounds.identifier(externalId, InputBounds.MAX_LONG_ID_CHARS), result, safeError,
                 attempts, replayed, clock.instant().toString());
-        return new OutboxEvent(id, topic, recordKey, Contract.RESULT_TYPE, source, recordKey, codec.write(r), null);
+        return new OutboxEvent(id, topic, recordKey, Contract.RESULT_TYPE, source, recordKey, codec.write(r),
+                to.traceparent());
     }
 
     private static ResultStatus statusOf(ToolCall call) {

@@ -119,7 +119,7 @@ public final class ReviewService {
         var args = tools.jackson.databind.node.JsonNodeFactory.instance.objectNode();
         ToolCallStore.NewCall c = new ToolCallStore.NewCall(scope, ProviderKey.of(scope), hasher.hash(scope, args),
                 args.toString(),
-                original.taskId(), original.stepId(), original.intentMessageId());
+                original.taskId(), original.stepId(), original.intentMessageId(), original.traceparent());
         if (calls.insertPlanned(c).isEmpty()) {
             calls.find(scope).ifPresent(existing -> calls.releaseCompensation(existing.id()));
         }

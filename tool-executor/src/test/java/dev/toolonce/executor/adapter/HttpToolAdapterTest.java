@@ -109,6 +109,21 @@ class HttpToolAdapterTest {
     }
 
     @Test
+    void theIntentsTraceGoesToTheToolAndNoneIsInventedWithoutOne() {
+        String trace = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+        ToolCall c = charge();
+        ToolCall traced = new ToolCall(c.id(), c.scope(), c.providerKey(), c.requestHash(), c.argumentsJson(), c.state(),
+                c.fence(), c.callVersion(), c.attempts(), null, null, null, null, null, null, c.intentMessageId(), trace,
+                null);
+
+        payments(Map.of()).execute(traced);
+        assertThat(last().headers()).containsEntry("traceparent", trace);
+
+        payments(Map.of()).execute(charge());
+        assertThat(last().headers()).doesNotContainKey("traceparent");
+    }
+
+    @Test
     void withoutABodyTemplateTheArgumentsGoAsSent() {
         HttpToolAdapter plain = payments(Map.of("operations.charge.body", NONE));
         plain.execute(Calls.call("payments", "charge", "k", "{ \"currency\":\"EUR\",  \"amount\":5 }"));

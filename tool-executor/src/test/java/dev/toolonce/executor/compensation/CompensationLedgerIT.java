@@ -203,7 +203,7 @@ class CompensationLedgerIT {
 
     private ToolCall plan(CallScope scope, String args) {
         return tx.execute(s -> calls.insertPlanned(new ToolCallStore.NewCall(scope, ProviderKey.of(scope),
-                new RequestHash("sha256:" + "0".repeat(64)), args, "task-1", "1", "m-" + scope.recordKey())))
+                new RequestHash("sha256:" + "0".repeat(64)), args, "task-1", "1", "m-" + scope.recordKey(), null)))
                 .orElseThrow();
     }
 
@@ -212,7 +212,7 @@ class CompensationLedgerIT {
         CallScope scope = Compensation.of(original);
         return tx.execute(s -> {
             ToolCall c = calls.insertPlanned(new ToolCallStore.NewCall(scope, ProviderKey.of(scope),
-                    new RequestHash("sha256:" + "1".repeat(64)), "{}", "task-1", "1-comp", "mc-" + scope))
+                    new RequestHash("sha256:" + "1".repeat(64)), "{}", "task-1", "1-comp", "mc-" + scope, null))
                     .orElseThrow();
             assertThat(calls.holdCompensation(c.id())).isTrue();
             return c;

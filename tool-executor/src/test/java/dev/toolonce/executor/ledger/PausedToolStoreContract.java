@@ -51,7 +51,7 @@ abstract class PausedToolStoreContract {
         ToolCallStore calls = new ToolCallStore(new JdbcTemplate(db), schema());
         CallScope scope = new CallScope("acme", "payments", "charge", "k-1");
         calls.insertPlanned(new ToolCallStore.NewCall(scope, ProviderKey.of(scope),
-                new RequestHash("sha256:" + "d".repeat(64)), "{}", null, null, "m-1"))
+                new RequestHash("sha256:" + "d".repeat(64)), "{}", null, null, "m-1", null))
                 .orElseThrow();
         pauses.pause("payments", "HTTP 401");
 

@@ -27,6 +27,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * recorded once, and taken — answered — by exactly one completing transaction.
  */
 abstract class PendingReplyStoreContract {
+    private static final String TRACE = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
     private DataSource db;
     private PendingReplyStore pending;
     private long callId;
@@ -56,25 +57,25 @@ abstract class PendingReplyStoreContract {
     private static long plan(ToolCallStore calls, String key) {
         CallScope scope = new CallScope("acme", "tickets", "create", key);
         return calls.insertPlanned(new ToolCallStore.NewCall(scope, ProviderKey.of(scope),
-                new RequestHash("sha256:" + "b".repeat(64)), "{}", "task", "1", "m-" + key)).orElseThrow().id();
+                new RequestHash("sha256:" + "b".repeat(64)), "{}", "task", "1", "m-" + key, null)).orElseThrow().id();
     }
 
     @Test
     void aDuplicateIsRecordedOnceAndTakenOnce() {
-        PendingReply reply = new PendingReply("dup-1", "task", "2");
+        PendingReply reply = new PendingReply("dup-1", "task", "2", TRACE);
         pending.add(callId, reply);
         pending.add(callId, reply);
-        pending.add(callId, new PendingReply("dup-2", "task", "3"));
+        pending.add(callId, new PendingReply("dup-2", "task", "3", null));
 
-        assertThat(pending.take(callId)).extracting(PendingReply::intentMessageId)
-                .containsExactlyInAnyOrder("dup-1", "dup-2");
+        assertThat(pending.take(callId)).as("each with the trace it arrived with")
+                .containsExactlyInAnyOrder(reply, new PendingReply("dup-2", "task", "3", null));
         assertThat(pending.take(callId)).as("answered already").isEmpty();
     }
 
     @Test
     void takeAllReturnsEachCallsRepliesAndLeavesOtherCallsAlone() {
-        pending.add(callId, new PendingReply("dup-1", null, null));
-        pending.add(otherCallId, new PendingReply("dup-2", null, null));
+        pending.add(callId, new PendingReply("dup-1", null, null, null));
+        pending.add(otherCallId, new PendingReply("dup-2", null, null, null));
 
         Map<Long, List<PendingReply>> taken = pending.takeAll(List.of(callId, 999_999L));
 
@@ -85,7 +86,7 @@ abstract class PendingReplyStoreContract {
 
     @Test
     void ofTwoTransactionsTakingOneCallsRepliesTheSecondWaitsAndGetsNone() throws Exception {
-        pending.add(callId, new PendingReply("dup-1", null, null));
+        pending.add(callId, new PendingReply("dup-1", null, null, null));
         TransactionTemplate tx = new TransactionTemplate(new DataSourceTransactionManager(db));
         PendingReplyStore other = new PendingReplyStore(new JdbcTemplate(db), schema());
         CountDownLatch firstTook = new CountDownLatch(1);

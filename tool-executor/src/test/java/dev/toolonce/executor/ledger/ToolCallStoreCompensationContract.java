@@ -41,7 +41,7 @@ abstract class ToolCallStoreCompensationContract {
     private ToolCall plan(String operation) {
         CallScope scope = new CallScope("acme", "payments", operation, "k-1");
         return calls.insertPlanned(new ToolCallStore.NewCall(scope, ProviderKey.of(scope),
-                new RequestHash("sha256:" + "c".repeat(64)), "{}", "task", "1", "m-" + operation)).orElseThrow();
+                new RequestHash("sha256:" + "c".repeat(64)), "{}", "task", "1", "m-" + operation, null)).orElseThrow();
     }
 
     @Test

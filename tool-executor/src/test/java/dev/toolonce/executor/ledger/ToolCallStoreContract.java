@@ -30,6 +30,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * subclass supplies a fresh, migrated, empty ledger per test.
  */
 abstract class ToolCallStoreContract {
+    private static final String TRACE = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
     private static final Duration LEASE = Duration.ofSeconds(60);
     private static final Duration EXPIRED = Duration.ofMillis(1);
 
@@ -58,7 +59,7 @@ abstract class ToolCallStoreContract {
     private static ToolCallStore.NewCall newCall(String key, String intent) {
         CallScope scope = new CallScope("acme", "payments", "charge", key);
         return new ToolCallStore.NewCall(scope, ProviderKey.of(scope), new RequestHash("sha256:" + "a".repeat(64)),
-                "{\"amount\":1}", "task", "step", intent);
+                "{\"amount\":1}", "task", "step", intent, TRACE);
     }
 
     private ToolCall planned(String key) {
@@ -82,6 +83,8 @@ abstract class ToolCallStoreContract {
         assertThat(first.fence()).isZero();
         assertThat(second).as("the loser of the plan is told nothing was inserted").isEmpty();
         assertThat(calls.find(first.scope())).get().extracting(ToolCall::intentMessageId).isEqualTo("m-k-1");
+        assertThat(calls.find(first.scope())).get().extracting(ToolCall::traceparent)
+                .as("the planning intent's trace, kept for the tool call and the answer").isEqualTo(TRACE);
     }
 
     @Test
@@ -183,7 +186,7 @@ abstract class ToolCallStoreContract {
         List<ToolCall> held = calls.claim("w-1", 2, LEASE);
         ToolCall stale = new ToolCall(held.get(1).id(), held.get(1).scope(), held.get(1).providerKey(),
                 held.get(1).requestHash(), held.get(1).argumentsJson(), CallState.STARTED, held.get(1).fence() - 1,
-                0, 1, null, null, null, null, null, null, null, null);
+                0, 1, null, null, null, null, null, null, null, null, null);
 
         List<Long> extended = calls.heartbeat(CallState.STARTED, List.of(held.get(0), stale), LEASE);
 

@@ -116,7 +116,7 @@ class EvidenceLedgerIT {
     private ToolCall planAndClaim(String tool, String key, Duration lease) {
         CallScope scope = new CallScope("acme", tool, "op", key);
         tx.execute(s -> calls.insertPlanned(new ToolCallStore.NewCall(scope, ProviderKey.of(scope),
-                new RequestHash("sha256:" + "0".repeat(64)), "{}", "task-" + key, "1", "m-" + key)));
+                new RequestHash("sha256:" + "0".repeat(64)), "{}", "task-" + key, "1", "m-" + key, null)));
         return claim(scope, lease);
     }
 

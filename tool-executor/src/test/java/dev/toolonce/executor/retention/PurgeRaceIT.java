@@ -51,7 +51,7 @@ class PurgeRaceIT {
 
     private ToolCallStore.NewCall newCall(String intent) {
         return new ToolCallStore.NewCall(scope, ProviderKey.of(scope), new RequestHash("sha256:" + "1".repeat(64)),
-                "{}", "task", "1", intent);
+                "{}", "task", "1", intent, null);
     }
 
     @Test

@@ -71,7 +71,7 @@ class TaskHoldPurgeIT {
     private long committedLongAgo(String key, String task) {
         CallScope scope = new CallScope("acme", "tickets", "create", key);
         long id = calls.insertPlanned(new ToolCallStore.NewCall(scope, ProviderKey.of(scope),
-                new RequestHash("sha256:" + "0".repeat(64)), "{}", task, "reserve", "m-" + key)).orElseThrow().id();
+                new RequestHash("sha256:" + "0".repeat(64)), "{}", task, "reserve", "m-" + key, null)).orElseThrow().id();
         jdbc.update("UPDATE executor.tool_call SET state = 'COMMITTED', terminal_at = now() - interval '30 days' "
                 + "WHERE id = ?", id);
         return id;
