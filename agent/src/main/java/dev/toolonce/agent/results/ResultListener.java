@@ -11,7 +11,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
+import dev.toolonce.schemas.Contract;
+import dev.toolonce.schemas.TraceParent;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.header.Header;
+import org.slf4j.MDC;
 import org.springframework.kafka.annotation.KafkaListener;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -96,16 +100,32 @@ public final class ResultListener {
         batches.record(() -> processor.process(records));
     }
 
-    /** @return null for a duplicate message, else whether a step changed */
+    /**
+     * Applies one result with its trace in the logging context (docs/contract.md §14): what the handlers log, and the
+     * intents a task publishes next through the default {@code TraceContext}, carry the trace the result came with.
+     *
+     * @return null for a duplicate message, else whether a step changed
+     */
     private Boolean handle(ResultDecoder.Readable r) {
-        InboxStore.Seen seen = inbox.record(group, r.messageId(), PayloadHash.of(r.record().value()),
-                r.record().topic(), r.record().partition(), r.record().offset());
-        if (seen != InboxStore.Seen.NEW) {
-            return null;
+        Header h = r.record().headers().lastHeader(Contract.TRACEPARENT);
+        String traceparent = h == null ? null : TraceParent.valid(h.value());
+        if (traceparent != null) {
+            MDC.put(Contract.TRACEPARENT, traceparent);
         }
-        boolean applied = steps.apply(r.result());
-        handlers.forEach(h -> h.onResult(r.result()));
-        return applied;
+        try {
+            InboxStore.Seen seen = inbox.record(group, r.messageId(), PayloadHash.of(r.record().value()),
+                    r.record().topic(), r.record().partition(), r.record().offset());
+            if (seen != InboxStore.Seen.NEW) {
+                return null;
+            }
+            boolean applied = steps.apply(r.result());
+            handlers.forEach(handler -> handler.onResult(r.result()));
+            return applied;
+        } finally {
+            if (traceparent != null) {
+                MDC.remove(Contract.TRACEPARENT);
+            }
+        }
     }
 
     private void count(Boolean outcome) {

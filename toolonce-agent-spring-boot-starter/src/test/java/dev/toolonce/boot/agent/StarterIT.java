@@ -138,6 +138,21 @@ class StarterIT {
     }
 
     @Test
+    void theNextStepOfATaskIsPublishedUnderTheTraceOfTheResultThatAdvancedIt() {
+        String trace = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+        app.getBean(TaskEngine.class).submit(Plan.of("acme", "traced-t", step("1"), step("2")));
+        ToolResult first = result("traced-t", "1", "acme:traced-t:1:1", 1, ResultStatus.COMMITTED);
+        ProducerRecord<byte[], byte[]> rec = record(first);
+        rec.headers().add(Contract.TRACEPARENT, trace.getBytes(StandardCharsets.UTF_8));
+        send(rec);
+
+        await().atMost(Duration.ofSeconds(60)).until(() -> intentsOf("traced-t").size() == 2);
+        assertThat(jdbc().queryForList("SELECT traceparent FROM agent.outbox_event WHERE aggregate_type = ? "
+                + "AND payload LIKE ? ORDER BY created_at", String.class, Contract.INTENTS_TOPIC, "%\"traced-t\"%")).as("step 1 untraced (submitted outside any trace), "
+                + "step 2 under the result's trace").containsExactly(null, trace);
+    }
+
+    @Test
     void aPlanMayAskForTheDryRunsTheConfigurationDeclaresAndNoOther() {
         TaskEngine tasks = app.getBean(TaskEngine.class);
         tasks.submit(Plan.of("acme", "dry-1", StepSpec.of("charge", "payments", "charge",
@@ -165,9 +180,17 @@ class StarterIT {
     }
 
     private static void send(ToolResult r) {
+        send(record(r));
+    }
+
+    private static ProducerRecord<byte[], byte[]> record(ToolResult r) {
         ProducerRecord<byte[], byte[]> rec = new ProducerRecord<>(topic, r.recordKey().getBytes(StandardCharsets.UTF_8),
                 CODEC.write(r).getBytes(StandardCharsets.UTF_8));
         rec.headers().add(Contract.CE_ID, r.messageId().getBytes(StandardCharsets.UTF_8));
+        return rec;
+    }
+
+    private static void send(ProducerRecord<byte[], byte[]> rec) {
         try {
             producer.send(rec).get();
         } catch (Exception e) {
