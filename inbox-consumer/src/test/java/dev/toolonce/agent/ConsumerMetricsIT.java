@@ -81,7 +81,9 @@ class ConsumerMetricsIT {
 
             String scrape = await("every outcome counted").atMost(Duration.ofSeconds(60)).until(() -> text(port,
                     "/actuator/prometheus"), s -> outcome(s, "applied") >= 1 && outcome(s, "duplicate") >= 1
-                    && outcome(s, "not_applied") >= 1 && outcome(s, "dead_lettered") >= 1);
+                    && outcome(s, "not_applied") >= 1 && outcome(s, "dead_lettered") >= 1
+                    // the shared error path counts its dead letter after the listener's own counter: wait for both
+                    && sum(s, "toolonce_consumer_dead_lettered_total", Map.of("consumer", "results")) >= 1);
             System.out.println("[ConsumerMetricsIT] " + String.join("\n[ConsumerMetricsIT] ", scrape.lines()
                     .filter(l -> l.startsWith("toolonce_") && !l.contains("_bucket")).toList()));
             assertThat(outcome(scrape, "applied")).isEqualTo(1);
