@@ -1,5 +1,6 @@
 package dev.toolonce.agent.publish;
 
+import dev.toolonce.agent.results.StepResults;
 import dev.toolonce.core.call.CallScope;
 import dev.toolonce.core.hash.RequestHasher;
 import dev.toolonce.jdbc.OutboxEvent;
@@ -25,12 +26,6 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * trace ({@link TraceContext}; by default the logging context's) as {@code traceparent}. Thread-safe.
  */
 public final class IntentPublisher {
-    private static final String INSERT_STEP = """
-            INSERT INTO %s.agent_step (task_id, step_id, tenant_id, tool, operation, idempotency_key, intent_message_id)
-            VALUES (?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT (task_id, step_id) DO NOTHING
-            """;
-
     private final String schema;
     private final String topic;
     private final String source;
@@ -84,8 +79,7 @@ public final class IntentPublisher {
         String payload = codec.write(withId);
         validate(withId, payload);
         if (withId.taskId() != null && withId.stepId() != null) {
-            jdbc.update(INSERT_STEP.formatted(schema), withId.taskId(), withId.stepId(), withId.tenantId(),
-                    withId.tool(), withId.operation(), withId.idempotencyKey(), id.toString());
+            new StepResults(jdbc, schema).open(withId, id.toString());
         }
         new OutboxStore(jdbc, schema).append(new OutboxEvent(id, topic, withId.recordKey(), Contract.INTENT_TYPE,
                 source, withId.recordKey(), payload, TraceParent.valid(trace.traceparent())));

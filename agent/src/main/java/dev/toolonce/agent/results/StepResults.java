@@ -4,6 +4,7 @@ import dev.toolonce.messaging.IsolatingBatchProcessor;
 import dev.toolonce.schemas.EventCodec;
 import dev.toolonce.schemas.InputBounds;
 import dev.toolonce.schemas.ResultStatus;
+import dev.toolonce.schemas.ToolIntent;
 import dev.toolonce.schemas.ToolResult;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -17,6 +18,12 @@ import tools.jackson.databind.JsonNode;
  * Every result is also logged with whether it was applied and why not.
  */
 public final class StepResults {
+    /** The row of a step whose intent is being published; a step publishes once (a second insert changes nothing). */
+    private static final String OPEN = """
+            INSERT INTO %s.agent_step (task_id, step_id, tenant_id, tool, operation, idempotency_key, intent_message_id)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (task_id, step_id) DO NOTHING
+            """;
     private static final String APPLY = """
             UPDATE %s.agent_step
                SET status = ?, call_version = ?, external_object_id = ?, result = ?, error_code = ?, error_message = ?,
@@ -42,6 +49,7 @@ public final class StepResults {
             """;
 
     private final JdbcTemplate jdbc;
+    private final String open;
     private final String apply;
     private final String log;
     private final String deadLettered;
@@ -49,9 +57,19 @@ public final class StepResults {
 
     public StepResults(JdbcTemplate jdbc, String schema) {
         this.jdbc = jdbc;
+        this.open = OPEN.formatted(schema);
         this.apply = APPLY.formatted(schema);
         this.log = LOG.formatted(schema);
         this.deadLettered = DEAD_LETTERED.formatted(schema);
+    }
+
+    /**
+     * The step row of an intent being published, in the caller's transaction (the publisher's, with the intent's
+     * outbox row); the step table's only insert, so that it has one home (docs/protocol.md §20).
+     */
+    public void open(ToolIntent intent, String intentMessageId) {
+        jdbc.update(open, intent.taskId(), intent.stepId(), intent.tenantId(), intent.tool(), intent.operation(),
+                intent.idempotencyKey(), intentMessageId);
     }
 
     /**

@@ -18,13 +18,13 @@ import org.junit.jupiter.api.Test;
 /**
  * One home per table (docs/protocol.md §20): every INSERT, UPDATE or DELETE in the repository's main sources against
  * a table of the executor's or the agent's migrations comes from that table's owner — for the executor's tables one
- * store class, for the shared inbox and outbox the shared store in {@code ledger-jdbc}, for the agent's tables the
- * {@code agent} module. Reads may come from anywhere (the demo, the bench and the chaos oracle verify by reading).
+ * store class, for the shared inbox and outbox the shared store in {@code ledger-jdbc}, for the agent's tables
+ * {@code StepResults} (steps and their result log) and {@code TaskStore} (tasks and their steps). Reads may come from anywhere (the demo, the bench and the chaos oracle verify by reading).
  */
 class TableOwnersTest {
     private static final String EXECUTOR = "tool-executor/src/main/java/dev/toolonce/executor/ledger/";
     private static final String SHARED = "ledger-jdbc/src/main/java/dev/toolonce/jdbc/";
-    private static final String AGENT = "agent/src/main/java/";
+    private static final String AGENT = "agent/src/main/java/dev/toolonce/agent/";
 
     /** Table → the path (a file, or a module's source root) its writes must come from. */
     static final Map<String, String> OWNERS = Map.ofEntries(
@@ -37,10 +37,10 @@ class TableOwnersTest {
             Map.entry("task_hold", EXECUTOR + "TaskHoldStore.java"),
             Map.entry("inbox_message", SHARED + "InboxStore.java"),
             Map.entry("outbox_event", SHARED + "OutboxStore.java"),
-            Map.entry("agent_step", AGENT),
-            Map.entry("step_result_log", AGENT),
-            Map.entry("agent_task", AGENT),
-            Map.entry("agent_task_step", AGENT));
+            Map.entry("agent_step", AGENT + "results/StepResults.java"),
+            Map.entry("step_result_log", AGENT + "results/StepResults.java"),
+            Map.entry("agent_task", AGENT + "task/TaskStore.java"),
+            Map.entry("agent_task_step", AGENT + "task/TaskStore.java"));
 
     private static final Pattern WRITE = Pattern.compile(
             "\\b(?:insert\\s+into|update|delete\\s+from)\\s+(?:[\\w%$]+\\.)?(\\w+)", Pattern.CASE_INSENSITIVE);
