@@ -53,7 +53,8 @@ public final class StepResults {
     private final String apply;
     private final String log;
     private final String deadLettered;
-    private final EventCodec codec = new EventCodec();
+    /** Shared (it is thread-safe): a store is also built per publish by {@code IntentPublisher}. */
+    private static final EventCodec CODEC = new EventCodec();
 
     public StepResults(JdbcTemplate jdbc, String schema) {
         this.jdbc = jdbc;
@@ -94,7 +95,7 @@ public final class StepResults {
 
     private JsonNode leniently(byte[] value) {
         try {
-            return value == null ? null : codec.parse(value);
+            return value == null ? null : CODEC.parse(value);
         } catch (IllegalArgumentException e) {
             return null;
         }

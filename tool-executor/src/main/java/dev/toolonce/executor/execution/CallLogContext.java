@@ -23,10 +23,9 @@ final class CallLogContext {
         MDC.put(SCOPE, call.scope().recordKey());
         MDC.put(FENCE, Long.toString(call.fence()));
         MDC.put(CALL_ID, Long.toString(call.id()));
-        String traceparent = TraceParent.valid(call.traceparent());
-        if (traceparent != null) {
-            MDC.put(TRACEPARENT, traceparent);
-            MDC.put(TRACE_ID, TraceParent.traceId(traceparent));
+        if (call.traceparent() != null) { // validated at intake, the only place it is stored
+            MDC.put(TRACEPARENT, call.traceparent());
+            MDC.put(TRACE_ID, TraceParent.traceId(call.traceparent()));
         }
     }
 
