@@ -88,8 +88,11 @@ final class Fixtures implements AutoCloseable {
     }
 
     JsonNode getJson(String url) throws Exception {
-        return mapper.readTree(http.send(HttpRequest.newBuilder(URI.create(url)).build(),
-                HttpResponse.BodyHandlers.ofString()).body());
+        return mapper.readTree(get(url).body());
+    }
+
+    HttpResponse<String> get(String url) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
     HttpResponse<String> postJson(String url, String json) throws Exception {

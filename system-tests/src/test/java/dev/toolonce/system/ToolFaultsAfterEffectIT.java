@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.toolonce.core.call.CallScope;
 import dev.toolonce.schemas.ToolIntent;
 import dev.toolonce.schemas.PrometheusText;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -121,9 +122,7 @@ class ToolFaultsAfterEffectIT {
 
     /** The executor's meter on {@code /actuator/prometheus}, summed over the series with these labels. */
     private static double meter(String name, Map<String, String> labels) throws Exception {
-        java.net.http.HttpResponse<String> r = java.net.http.HttpClient.newHttpClient().send(
-                java.net.http.HttpRequest.newBuilder(java.net.URI.create(lone.url + "/actuator/prometheus")).build(),
-                java.net.http.HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> r = f.get(lone.url + "/actuator/prometheus");
         assertThat(r.statusCode()).isEqualTo(200);
         return PrometheusText.sum(r.body(), name, labels);
     }

@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -47,7 +48,7 @@ public final class BurstPhase {
                 new ResultReader(intents.tenant())).start();
              KafkaProducer<byte[], byte[]> producer = producer()) {
             RelayStatsClient relay = new RelayStatsClient(target.relayUrl());
-            boolean relayReset = resetQuietly(relay);
+            boolean relayReset = quietly(relay::reset) != null;
             resources.start();
             long first = System.nanoTime();
             AtomicReference<Exception> failure = new AtomicReference<>();
@@ -64,7 +65,7 @@ public final class BurstPhase {
             System.out.printf("    produced %d intents in %d ms%n", count, (System.nanoTime() - first) / 1_000_000);
             long answered = results.awaitAll(sentAt.keySet(), timeout, "results");
             List<ResourceUse> used = resources.stop(answered);
-            return result(sentAt, results, answered, first, used, relayReset ? latencyQuietly(relay) : null);
+            return result(sentAt, results, answered, first, used, relayReset ? quietly(relay::latency) : null);
         }
     }
 
@@ -88,20 +89,13 @@ public final class BurstPhase {
     }
 
     /** The relay's figures are a bonus here: a relay without {@code /relay/stats} must not fail the burst. */
-    private static boolean resetQuietly(RelayStatsClient relay) {
+    private static <T> T quietly(Callable<T> read) {
         try {
-            relay.reset();
-            return true;
+            return read.call();
         } catch (Exception e) {
-            System.out.println("    (the relay's commit→ack figures are not readable: " + e.getMessage() + ")");
-            return false;
-        }
-    }
-
-    private static LatencySummary latencyQuietly(RelayStatsClient relay) {
-        try {
-            return relay.latency();
-        } catch (Exception e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
             System.out.println("    (the relay's commit→ack figures are not readable: " + e.getMessage() + ")");
             return null;
         }
