@@ -3,6 +3,7 @@ package dev.toolonce.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.toolonce.jdbc.InboxStore.Seen;
+import dev.toolonce.testsupport.LockWaits;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -34,7 +35,7 @@ abstract class InboxStoreContract {
 
     /** How many sessions wait on a lock; PostgreSQL's answer by default. */
     protected int waitingOnALock(DataSource db) {
-        return PostgresLedgers.waitingOnALock(db);
+        return LockWaits.sessionsWaiting(db);
     }
 
     @BeforeEach

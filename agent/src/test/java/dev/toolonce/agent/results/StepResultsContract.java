@@ -8,6 +8,7 @@ import dev.toolonce.schemas.Contract;
 import dev.toolonce.schemas.ResultStatus;
 import dev.toolonce.schemas.ToolIntent;
 import dev.toolonce.schemas.ToolResult;
+import dev.toolonce.testsupport.LockWaits;
 import java.sql.Connection;
 import java.time.Duration;
 import java.util.Map;
@@ -45,9 +46,7 @@ abstract class StepResultsContract {
 
     /** How many sessions wait on a row lock; PostgreSQL's answer by default. */
     protected int waitingOnALock(DataSource db) {
-        Integer n = new JdbcTemplate(db).queryForObject("SELECT count(*) FROM pg_stat_activity "
-                + "WHERE datname = current_database() AND wait_event_type = 'Lock'", Integer.class);
-        return n == null ? 0 : n;
+        return LockWaits.sessionsWaiting(db);
     }
 
     @BeforeEach

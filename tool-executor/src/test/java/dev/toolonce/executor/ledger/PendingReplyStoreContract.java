@@ -7,6 +7,7 @@ import dev.toolonce.core.call.CallScope;
 import dev.toolonce.core.hash.ProviderKey;
 import dev.toolonce.core.hash.RequestHash;
 import dev.toolonce.executor.ledger.PendingReplyStore.PendingReply;
+import dev.toolonce.testsupport.LockWaits;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -42,7 +43,7 @@ abstract class PendingReplyStoreContract {
 
     /** How many sessions wait on a row lock; PostgreSQL's answer by default. */
     protected int waitingOnALock(DataSource db) {
-        return PostgresLedgers.waitingOnALock(db);
+        return LockWaits.sessionsWaiting(db);
     }
 
     @BeforeEach

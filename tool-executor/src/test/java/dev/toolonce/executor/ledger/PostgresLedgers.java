@@ -4,7 +4,6 @@ import dev.toolonce.testsupport.TestStack;
 import java.util.Map;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
-import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
 
 /**
@@ -16,13 +15,6 @@ final class PostgresLedgers {
     static final String SCHEMA = "executor";
 
     private PostgresLedgers() {
-    }
-
-    /** How many sessions of this database wait on a lock (pg_stat_activity): proof that a racer is blocked. */
-    static int waitingOnALock(DataSource db) {
-        Integer n = new JdbcTemplate(db).queryForObject("SELECT count(*) FROM pg_stat_activity "
-                + "WHERE datname = current_database() AND wait_event_type = 'Lock'", Integer.class);
-        return n == null ? 0 : n;
     }
 
     /** A new database with the executor's schema migrated; {@code prefix} names it for a reader of pg_database. */

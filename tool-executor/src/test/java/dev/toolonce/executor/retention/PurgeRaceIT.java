@@ -8,6 +8,7 @@ import dev.toolonce.core.call.ToolCall;
 import dev.toolonce.core.hash.ProviderKey;
 import dev.toolonce.core.hash.RequestHash;
 import dev.toolonce.executor.ledger.ToolCallStore;
+import dev.toolonce.testsupport.LockWaits;
 import dev.toolonce.testsupport.TestStack;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -84,8 +85,6 @@ class PurgeRaceIT {
     }
 
     private int waitingOnALock() {
-        Integer n = jdbc.queryForObject("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
-                + "AND wait_event_type = 'Lock'", Integer.class);
-        return n == null ? 0 : n;
+        return LockWaits.sessionsWaiting(jdbc.getDataSource());
     }
 }
