@@ -14,6 +14,9 @@ public interface TraceContext {
     /** The current W3C {@code traceparent}, or null when there is none. */
     String traceparent();
 
+    /** The logging-context entry holding a W3C {@code traceparent}; written by the result consumer, read here. */
+    String MDC_TRACEPARENT = "traceparent";
+
     /** No trace is carried. */
     TraceContext NONE = () -> null;
 
@@ -24,7 +27,7 @@ public interface TraceContext {
      * tracing library on the classpath it finds nothing and no trace is carried.
      */
     TraceContext MDC_ENTRIES = () -> {
-        String explicit = TraceParent.valid(MDC.get("traceparent"));
+        String explicit = TraceParent.valid(MDC.get(MDC_TRACEPARENT));
         return explicit != null ? explicit : TraceParent.of(MDC.get("traceId"), MDC.get("spanId"), true);
     };
 

@@ -1,5 +1,6 @@
 package dev.toolonce.agent.results;
 
+import dev.toolonce.agent.publish.TraceContext;
 import dev.toolonce.jdbc.InboxStore;
 import dev.toolonce.jdbc.PayloadHash;
 import dev.toolonce.messaging.IsolatingBatchProcessor;
@@ -29,8 +30,9 @@ import org.springframework.transaction.support.TransactionTemplate;
  * docs/operations.md §3): {@value #RESULTS} counts every result by {@code outcome} — {@code applied} (a step
  * changed), {@code not_applied} (new, but no step changed: no such step, a call version that is not newer, a rejection
  * not addressed to the step's own intent), {@code duplicate}
- * (already in the inbox), {@code dead_lettered} — and {@value #BATCH} times each poll batch, its transaction
- * included. {@link #stats()} is a view of the counters.
+ * (already in the inbox) — and {@value #BATCH} times each poll batch, its transaction included. Dead letters are
+ * counted once, by the shared error path, as {@code toolonce.consumer.dead_lettered{consumer="results"}} (after the
+ * send succeeded). {@link #stats()} is a view of these counters.
  */
 public final class ResultListener {
     public static final String RESULTS = "toolonce.agent.results";
@@ -47,7 +49,7 @@ public final class ResultListener {
     private final Counter applied;
     private final Counter notApplied;
     private final Counter duplicates;
-    private final Counter deadLettered;
+    private final MeterRegistry meters;
     private final Timer batches;
 
     public ResultListener(String group, InboxStore inbox, StepResults steps,
@@ -71,11 +73,11 @@ public final class ResultListener {
         this.applied = outcome(meters, "applied");
         this.notApplied = outcome(meters, "not_applied");
         this.duplicates = outcome(meters, "duplicate");
-        this.deadLettered = outcome(meters, "dead_lettered");
+        this.meters = meters;
         this.batches = Timer.builder(BATCH).publishPercentileHistogram()
                 .description("one poll batch of results, its transaction included").register(meters);
         this.processor = new IsolatingBatchProcessor<>(
-                new IsolatingBatchProcessor.Settings("results", maxAttempts, Duration.ofMillis(200)),
+                new IsolatingBatchProcessor.Settings(LISTENER_ID, maxAttempts, Duration.ofMillis(200)),
                 decoder::decode,
                 batch -> {
                     List<Boolean> outcomes = new ArrayList<>(batch.size());
@@ -84,7 +86,6 @@ public final class ResultListener {
                 },
                 deadLetters, databaseAnswers,
                 (record, decoded, code, message) -> {
-                    deadLettered.increment();
                     tx.executeWithoutResult(s -> steps.deadLettered(record, decoded == null ? null : decoded.result(),
                             code, message));
                 },
@@ -110,7 +111,7 @@ public final class ResultListener {
         Header h = r.record().headers().lastHeader(Contract.TRACEPARENT);
         String traceparent = h == null ? null : TraceParent.valid(h.value());
         if (traceparent != null) {
-            MDC.put(Contract.TRACEPARENT, traceparent);
+            MDC.put(TraceContext.MDC_TRACEPARENT, traceparent);
         }
         try {
             InboxStore.Seen seen = inbox.record(group, r.messageId(), PayloadHash.of(r.record().value()),
@@ -123,7 +124,7 @@ public final class ResultListener {
             return applied;
         } finally {
             if (traceparent != null) {
-                MDC.remove(Contract.TRACEPARENT);
+                MDC.remove(TraceContext.MDC_TRACEPARENT);
             }
         }
     }
@@ -137,9 +138,11 @@ public final class ResultListener {
                 .register(meters);
     }
 
-    /** Counters since start-up: a view of the {@value #RESULTS} meters. */
+    /** Counters since start-up: a view of the {@value #RESULTS} meters and of the shared error path's dead letters. */
     public Map<String, Long> stats() {
+        double deadLettered = meters.find("toolonce.consumer.dead_lettered").tag("consumer", LISTENER_ID).counters()
+                .stream().mapToDouble(Counter::count).sum();
         return Map.of("applied", (long) applied.count(), "notApplied", (long) notApplied.count(),
-                "duplicates", (long) duplicates.count(), "deadLettered", (long) deadLettered.count());
+                "duplicates", (long) duplicates.count(), "deadLettered", (long) deadLettered);
     }
 }
