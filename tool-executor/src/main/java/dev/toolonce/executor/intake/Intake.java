@@ -16,14 +16,11 @@ import dev.toolonce.jdbc.InboxStore;
 import dev.toolonce.executor.ledger.PendingReplyStore;
 import dev.toolonce.executor.ledger.PendingReplyStore.PendingReply;
 import dev.toolonce.executor.ledger.ToolCallStore;
-import dev.toolonce.schemas.Contract;
 import dev.toolonce.schemas.ToolIntent;
-import dev.toolonce.schemas.TraceParent;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.Optional;
-import org.apache.kafka.common.header.Header;
 
 /**
  * Intake of one accepted intent, inside the batch transaction (docs/protocol.md §5): the inbox row first,
@@ -71,8 +68,7 @@ public final class Intake {
     /** Must run inside a transaction; idempotent per message id thanks to the inbox. */
     public Taken record(ParsedIntent.Accepted a) {
         ToolIntent intent = a.intent();
-        Addressee to = new Addressee(a.messageId(), intent.taskId(), intent.stepId(),
-                TraceParent.valid(header(a, Contract.TRACEPARENT)));
+        Addressee to = new Addressee(a.messageId(), intent.taskId(), intent.stepId(), a.traceparent());
         InboxStore.Seen seen = inbox.record(consumerGroup, a.messageId(), a.payloadHash(), a.record().topic(),
                 a.record().partition(), a.record().offset());
         if (seen == InboxStore.Seen.DUPLICATE) {
@@ -166,11 +162,6 @@ public final class Intake {
     private Taken await(ToolCall call, Addressee to) {
         pending.add(call.id(), new PendingReply(to.intentMessageId(), to.taskId(), to.stepId(), to.traceparent()));
         return Taken.as(Disposition.AWAITING);
-    }
-
-    private static byte[] header(ParsedIntent.Accepted a, String name) {
-        Header h = a.record().headers().lastHeader(name);
-        return h == null ? null : h.value();
     }
 
     private static Instant requestedAt(ToolIntent intent) {

@@ -5,6 +5,7 @@ import dev.toolonce.schemas.Contract;
 import dev.toolonce.schemas.ContractValidator;
 import dev.toolonce.schemas.EventCodec;
 import dev.toolonce.schemas.InputBounds;
+import dev.toolonce.schemas.TraceParent;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -83,7 +84,8 @@ public final class IntentParser {
                 : bodyId != null ? bodyId
                 : record.topic() + "-" + record.partition() + "-" + record.offset();
         return new ParsedIntent.Accepted(record, id, PayloadHash.of(record.value()),
-                codec.intent(tree).withMessageId(id), scopeProblem);
+                codec.intent(tree).withMessageId(id), scopeProblem,
+                TraceParent.valid(header(record, Contract.TRACEPARENT)));
     }
 
     static String header(ConsumerRecord<?, ?> record, String name) {
