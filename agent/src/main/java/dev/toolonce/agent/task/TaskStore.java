@@ -1,5 +1,6 @@
 package dev.toolonce.agent.task;
 
+import dev.toolonce.jdbc.SqlNames;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
@@ -107,9 +108,7 @@ public final class TaskStore {
     private final String dryRunVersion;
 
     public TaskStore(JdbcTemplate jdbc, String schema) {
-        if (!schema.matches("[a-z_][a-z0-9_]{0,62}")) {
-            throw new IllegalArgumentException("schema name must match [a-z_][a-z0-9_]{0,62}, was " + schema);
-        }
+        SqlNames.schema(schema);
         this.jdbc = jdbc;
         this.insertTask = INSERT_TASK.formatted(schema);
         this.insertStep = INSERT_STEP.formatted(schema);

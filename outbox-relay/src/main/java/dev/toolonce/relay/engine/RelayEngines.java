@@ -117,11 +117,6 @@ public class RelayEngines implements SmartLifecycle {
         return runners.stream().map(r -> r.status(probes.databaseReachable(r.name()))).toList();
     }
 
-    /** Whether the last probe of the Kafka cluster answered. */
-    public boolean kafkaReachable() {
-        return probes.kafkaReachable();
-    }
-
     /** Every second: probe the dependencies, check each engine's progress; survives any Throwable. */
     private void watch() {
         while (started) {

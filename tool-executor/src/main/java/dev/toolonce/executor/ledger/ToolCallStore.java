@@ -475,9 +475,7 @@ public final class ToolCallStore {
 
     /** Time since the call was first claimed, in database time; empty before its first claim. */
     public Optional<Duration> sinceFirstAttempt(ToolCall call) {
-        List<Double> secs = jdbc.queryForList(sinceFirstAttempt, Double.class, call.id());
-        return secs.stream().filter(java.util.Objects::nonNull).findFirst()
-                .map(s -> Duration.ofMillis(Math.round(s * 1000)));
+        return secondsAgo(sinceFirstAttempt, call.id());
     }
 
     /**
@@ -485,7 +483,12 @@ public final class ToolCallStore {
      * never was UNKNOWN.
      */
     public Optional<Duration> sinceUnknown(long callId) {
-        List<Double> secs = jdbc.queryForList(sinceUnknown, Double.class, callId);
+        return secondsAgo(sinceUnknown, callId);
+    }
+
+    /** A query of one call answering seconds (or null) as a duration; empty when there is no such time. */
+    private Optional<Duration> secondsAgo(String sql, long callId) {
+        List<Double> secs = jdbc.queryForList(sql, Double.class, callId);
         return secs.stream().filter(java.util.Objects::nonNull).findFirst()
                 .map(s -> Duration.ofMillis(Math.round(s * 1000)));
     }

@@ -2,6 +2,7 @@ package dev.toolonce.executor.metrics;
 
 import dev.toolonce.core.call.CallState;
 import dev.toolonce.executor.schedule.Periodic;
+import dev.toolonce.jdbc.SqlNames;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
@@ -37,10 +38,10 @@ public final class LedgerGauges implements SmartLifecycle {
     private final AtomicLong pausedTools = new AtomicLong();
     private volatile boolean running;
 
-    /** @param schema the executor's schema, already checked by {@code ToolCallStore} */
+    /** @param schema the executor's schema */
     public LedgerGauges(JdbcTemplate jdbc, String schema, Duration interval, MeterRegistry registry) {
         this.jdbc = jdbc;
-        this.query = QUERY.formatted(schema);
+        this.query = QUERY.formatted(SqlNames.schema(schema));
         this.interval = interval;
         for (CallState s : CallState.values()) {
             if (!s.isTerminal()) {
