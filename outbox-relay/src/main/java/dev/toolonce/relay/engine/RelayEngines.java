@@ -14,6 +14,7 @@ import org.springframework.stereotype.Component;
 
 import dev.toolonce.relay.config.RelayProperties;
 import dev.toolonce.relay.config.RelayProperties.Source;
+import dev.toolonce.relay.faults.RelayCrashPoints;
 import dev.toolonce.relay.health.DependencyProbes;
 import dev.toolonce.relay.publish.DeadLetterTopic;
 import dev.toolonce.relay.publish.OutboxPublisher;
@@ -42,11 +43,13 @@ public class RelayEngines implements SmartLifecycle {
     private final List<SourceRunner> runners = new CopyOnWriteArrayList<>();
     private final List<Thread> threads = new CopyOnWriteArrayList<>();
     private final DependencyProbes probes;
+    private final RelayCrashPoints crashPoints;
     private volatile Thread watchdog;
     private volatile boolean started;
 
     public RelayEngines(RelayProperties props, Producer<byte[], byte[]> relayProducer, Admin relayAdmin,
-                        TopicProbe probe, RelayStats stats, Clock relayClock, DependencyProbes probes) {
+                        TopicProbe probe, RelayStats stats, Clock relayClock, DependencyProbes probes,
+                        RelayCrashPoints crashPoints) {
         this.props = props;
         this.producer = relayProducer;
         this.admin = relayAdmin;
@@ -54,6 +57,7 @@ public class RelayEngines implements SmartLifecycle {
         this.stats = stats;
         this.clock = relayClock;
         this.probes = probes;
+        this.crashPoints = crashPoints;
     }
 
     @Override
@@ -63,7 +67,7 @@ public class RelayEngines implements SmartLifecycle {
             OutboxPublisher publisher = new OutboxPublisher(source.name(),
                     new OutboxRowReader(source.schema(), source.tableName()), producer, probe,
                     stats.source(source.name()), clock,
-                    props.deadLetterTopic(), props.maxRecordBytes().toBytes());
+                    props.deadLetterTopic(), props.maxRecordBytes().toBytes(), crashPoints);
             SourceRunner runner = new SourceRunner(props, source, publisher);
             Thread thread = new Thread(runner, "relay-" + source.name());
             runners.add(runner);

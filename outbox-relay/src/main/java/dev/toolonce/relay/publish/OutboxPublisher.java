@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -20,6 +19,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.toolonce.relay.config.RelayProperties;
+import dev.toolonce.relay.faults.RelayCrashPoints;
 import dev.toolonce.relay.stats.RelayStats;
 import io.debezium.engine.DebeziumEngine;
 import io.debezium.engine.RecordChangeEvent;
@@ -43,10 +43,11 @@ public final class OutboxPublisher implements DebeziumEngine.ChangeConsumer<Reco
     private final Clock clock;
     private final String deadLetterTopic;
     private final long maxRecordBytes;
+    private final RelayCrashPoints crashPoints;
 
     public OutboxPublisher(String sourceName, OutboxRowReader reader, Producer<byte[], byte[]> producer,
                            TopicProbe probe, RelayStats.SourceMeters meters, Clock clock, String deadLetterTopic,
-                           long maxRecordBytes) {
+                           long maxRecordBytes, RelayCrashPoints crashPoints) {
         this.sourceName = sourceName;
         this.reader = reader;
         this.producer = producer;
@@ -55,20 +56,28 @@ public final class OutboxPublisher implements DebeziumEngine.ChangeConsumer<Reco
         this.clock = clock;
         this.deadLetterTopic = deadLetterTopic;
         this.maxRecordBytes = maxRecordBytes;
+        this.crashPoints = crashPoints;
     }
 
     @Override
     public void handleBatch(List<RecordChangeEvent<SourceRecord>> records,
                             DebeziumEngine.RecordCommitter<RecordChangeEvent<SourceRecord>> committer)
             throws InterruptedException {
-        Batch batch = new Batch(true);
+        List<OutboxChange> changes = new ArrayList<>(records.size());
         for (RecordChangeEvent<SourceRecord> event : records) {
-            Optional<OutboxChange> change = reader.read(event.record());
-            if (change.isPresent()) {
-                batch.submit(change.get());
-            }
+            reader.read(event.record()).ifPresent(changes::add);
+        }
+        if (!changes.isEmpty()) {
+            crashPoints.reach(RelayCrashPoints.AFTER_READ);
+        }
+        Batch batch = new Batch(true);
+        for (OutboxChange change : changes) {
+            batch.submit(change);
         }
         batch.awaitAll();
+        if (!changes.isEmpty()) {
+            crashPoints.reach(RelayCrashPoints.AFTER_SEND);
+        }
         for (RecordChangeEvent<SourceRecord> event : records) {
             committer.markProcessed(event);
         }
