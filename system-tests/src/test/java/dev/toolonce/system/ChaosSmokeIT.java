@@ -21,10 +21,12 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code ./toolonce chaos --smoke} inside the test command: a stack of its own (PostgreSQL, Kafka, relay, two
  * executors, result consumer, sandbox, each its own process, under {@code target/chaos-home} on ports of its own),
- * one round of each smoke fault (an executor halted at its crash point after the tool applied, a relay SIGKILL, a
- * response lost after the effect, records delivered again), judged at the sandbox ledger by the workload's opIds,
- * and the executors' {@code /actuator/prometheus} scraped around every round: the meters an operator would watch
- * must have moved (intake, reconciliations after the lost response, the inbox's duplicates after the redelivery).
+ * one round of each smoke fault (an executor halted at its crash point after the tool applied, the relay halted after
+ * Kafka acknowledged a batch and before its offset flush, a response lost after the effect, records delivered again,
+ * a compensation refused by the provider), judged at the sandbox ledger by the workload's opIds, and the executors'
+ * {@code /actuator/prometheus} scraped around every round: the meters an operator would watch must have moved
+ * (intake, reconciliations after the lost response, the inbox's duplicates after the redelivery, compensations by
+ * outcome and arrivals in review after the refused compensation).
  * Correctness only: nothing about speed is asserted.
  */
 class ChaosSmokeIT {
@@ -59,6 +61,15 @@ class ChaosSmokeIT {
                 .as("lost-response: unknown outcomes reconciled, by outcome").isPositive();
         assertThat(grew(fault(report, "duplicate-delivery"), "toolonce_intake_total", "disposition=\"DUPLICATE_MESSAGE\""))
                 .as("duplicate-delivery: redelivered records recognised by the executors' inbox").isPositive();
+        FaultSummary compensation = fault(report, "compensation-failure");
+        assertThat(compensation.review()).as("compensation-failure: the original of the refused compensation in review")
+                .isPositive();
+        assertThat(grew(compensation, "toolonce_compensations_total", "outcome=\"NEEDS_REVIEW\""))
+                .as("compensation-failure: a compensation that failed finally, by outcome").isPositive();
+        assertThat(grew(compensation, "toolonce_compensations_total", "outcome=\"COMPENSATED\""))
+                .as("compensation-failure: the control ticket compensated").isPositive();
+        assertThat(grew(compensation, "toolonce_review_arrivals_total", "from=\"COMPENSATING\""))
+                .as("compensation-failure: arrivals in review from COMPENSATING").isPositive();
         assertThat(Files.readString(dir.resolve("chaos.html"))).contains("<svg").doesNotContain("<script", "<link", "src=");
     }
 

@@ -3,6 +3,8 @@ package dev.toolonce.chaos.faults;
 import dev.toolonce.chaos.stack.ChaosStack;
 import dev.toolonce.chaos.stack.Service;
 import dev.toolonce.chaos.stack.Sleep;
+import dev.toolonce.chaos.workload.ResultsWatch;
+import dev.toolonce.chaos.workload.SentCall;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -16,6 +18,9 @@ import java.util.Map;
 public final class Catalogue {
     private static final String[] TOOLS = {"payments", "tickets", "email", "counter"};
     private static final Duration FIRE_WAIT = Duration.ofSeconds(90);
+    // The relay's crash point names (outbox-relay RelayCrashPoints; the chaos module does not depend on the relay).
+    private static final String RELAY_AFTER_READ = "relay-after-read";
+    private static final String RELAY_AFTER_SEND = "relay-after-send";
 
     private Catalogue() {
     }
@@ -30,6 +35,10 @@ public final class Catalogue {
         add(faults, "executor-kill-recorded", "executor halts after recording, before the offset commit (after-record)",
                 ctx -> crashAt(ctx, "after-record"));
         add(faults, "relay-kill", "SIGKILL of the relay while changes stream, restarted", ctx -> killRestart(ctx.stack().relay));
+        add(faults, "relay-kill-read", "relay halts after reading a batch from the WAL, before sending it (relay-after-read)",
+                ctx -> relayCrashAt(ctx, RELAY_AFTER_READ));
+        add(faults, "relay-kill-sent", "relay halts after Kafka acknowledged a batch, before the offset flush (relay-after-send)",
+                ctx -> relayCrashAt(ctx, RELAY_AFTER_SEND));
         add(faults, "pg-kill", "SIGKILL of the PostgreSQL postmaster, crash recovery on restart", Catalogue::pgKill);
         add(faults, "kafka-kill", "SIGKILL of the Kafka broker, log recovery on restart", ctx -> kafka(ctx, true));
         add(faults, "lost-response", "the tool applies, the response is lost (sandbox failNext)",
@@ -64,12 +73,19 @@ public final class Catalogue {
                     int n = ctx.workload().concurrent(64);
                     return n == 64 ? Injection.fired(at, "64 deliveries of one key") : Injection.missed(n + " of 64 sent");
                 });
+        add(faults, "compensation-failure", "a committed charge refunded out of band, then compensated: the provider refuses, "
+                + "the original must go to review; a ticket compensated in the same round must end COMPENSATED",
+                Catalogue::compensationFailure);
         return faults;
     }
 
-    /** The faults of {@code --smoke}: an executor kill, the relay, a lost response, duplicates. */
+    /**
+     * The faults of {@code --smoke}: an executor kill, the relay halted between Kafka's acknowledgement and its offset
+     * flush, a lost response, duplicates, a compensation that fails.
+     */
     public static List<String> smoke() {
-        return List.of("executor-kill-applied", "relay-kill", "lost-response", "duplicate-delivery");
+        return List.of("executor-kill-applied", "relay-kill-sent", "lost-response", "duplicate-delivery",
+                "compensation-failure");
     }
 
     /** The faults the unsafe baseline runs by default: those the naive pattern claims to survive. */
@@ -84,17 +100,25 @@ public final class Catalogue {
 
     /** The second executor restarted with {@code point} armed; it halts there on the first call to reach it. */
     private static Injection crashAt(FaultContext ctx, String point) {
-        Service b = ctx.stack().executorB;
-        b.stop();
-        b.startArmed(ctx.stack().crashArgs(point));
-        int exit = b.awaitOwnExit(FIRE_WAIT);
+        return haltAt(ctx.stack().executorB, point, ctx.stack().crashArgs(point));
+    }
+
+    /** The relay restarted with {@code point} armed; it halts there on the first batch of outbox rows. */
+    private static Injection relayCrashAt(FaultContext ctx, String point) {
+        return haltAt(ctx.stack().relay, point, ChaosStack.faultInjectionArgs(point));
+    }
+
+    private static Injection haltAt(Service service, String point, List<String> armed) {
+        service.stop();
+        service.startArmed(armed);
+        int exit = service.awaitOwnExit(FIRE_WAIT);
         long at = System.nanoTime();
         if (exit == -1) {
-            b.stop();
-            b.start();
+            service.stop();
+            service.start();
             return Injection.missed("crash point " + point + " not reached within " + FIRE_WAIT);
         }
-        b.start(); // restarted without the fault-injection setting
+        service.start(); // restarted without the fault-injection setting
         return exit == 137 ? Injection.fired(at, "halted at " + point + ", restarted clean")
                 : Injection.missed("exited with " + exit + ", not at the crash point");
     }
@@ -195,6 +219,60 @@ public final class Catalogue {
         b.signal("CONT");
         return state == 'T' ? Injection.fired(at, "SIGSTOP " + (ChaosStack.LEASE.toSeconds() + 12) + " s, SIGCONT")
                 : Injection.missed("process state after SIGSTOP was " + state);
+    }
+
+    /**
+     * A compensation that fails finally, the way it fails in production: the charge was refunded behind ToolOnce's
+     * back (an operator in the provider's dashboard), so the provider refuses the compensation's refund (400
+     * {@code charge_already_refunded}). The compensation must be answered {@code FAILED_FINAL} and its original must
+     * end {@code NEEDS_REVIEW} ({@code COMPENSATION_FAILED}): the oracle then counts it in review, not stuck, and a
+     * second refund would show as a refused request, never as a second effect. Fired when the compensation is
+     * answered {@code FAILED_FINAL}. A ticket created and compensated in the same round is the control; its
+     * outcome is in the note.
+     */
+    private static Injection compensationFailure(FaultContext ctx) {
+        SentCall charge = ctx.workload().call(0);
+        SentCall ticket = ctx.workload().call(1);
+        if (charge == null || ticket == null) {
+            return Injection.missed("the charge or the ticket was not handed to Kafka");
+        }
+        String charged = status(awaitAnswer(ctx, charge));
+        String ticketed = status(awaitAnswer(ctx, ticket));
+        String chargeId = ctx.sandbox().externalObjectId(charge.opId(), "charge");
+        if (!"COMMITTED".equals(charged) || chargeId == null) {
+            return Injection.missed("the charge was answered " + charged + " with charge id " + chargeId);
+        }
+        int refunded = ctx.sandbox().refundOutOfBand(chargeId, "out-of-band-" + charge.opId());
+        if (refunded != 201) {
+            return Injection.missed("the out-of-band refund of " + chargeId + " was answered " + refunded);
+        }
+        long at = System.nanoTime();
+        SentCall compensation = ctx.workload().compensate(charge, 0);
+        SentCall control = "COMMITTED".equals(ticketed) ? ctx.workload().compensate(ticket, 1) : null;
+        if (compensation == null) {
+            return Injection.missed("the compensation was not handed to Kafka");
+        }
+        ResultsWatch.Answer answer = awaitAnswer(ctx, compensation);
+        String controlNote = control == null ? "no control: the ticket was answered " + ticketed
+                : "control: the ticket's compensation answered " + status(awaitAnswer(ctx, control));
+        return answer != null && "FAILED_FINAL".equals(answer.status())
+                ? Injection.fired(at, "charge refunded out of band, its compensation answered FAILED_FINAL "
+                + answer.errorCode() + "; " + controlNote)
+                : Injection.missed("the compensation was answered " + status(answer) + "; " + controlNote);
+    }
+
+    private static ResultsWatch.Answer awaitAnswer(FaultContext ctx, SentCall call) {
+        long deadline = System.nanoTime() + FIRE_WAIT.toNanos();
+        ResultsWatch.Answer answer = ctx.watch().answer(call.messageId());
+        while (answer == null && System.nanoTime() < deadline) {
+            Sleep.millis(50);
+            answer = ctx.watch().answer(call.messageId());
+        }
+        return answer;
+    }
+
+    private static String status(ResultsWatch.Answer answer) {
+        return answer == null ? "nothing within " + FIRE_WAIT : answer.status();
     }
 
     private static Injection poison(FaultContext ctx) {

@@ -39,6 +39,37 @@ public final class Sandbox {
         return send(HttpRequest.newBuilder(URI.create(baseUrl + "/_ledger")).GET());
     }
 
+    /** The id of the object that the effect of {@code opId}'s {@code operation} created, or null if there is none. */
+    public String externalObjectId(String opId, String operation) {
+        for (JsonNode effect : ledger().path("effects")) {
+            if (opId.equals(effect.path("opId").asString("")) && operation.equals(effect.path("operation").asString(""))) {
+                return effect.path("externalObjectId").asString(null);
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Refunds {@code chargeId} straight at the provider under {@code idempotencyKey}, behind ToolOnce's back (an
+     * operator in the provider's dashboard).
+     *
+     * @return the sandbox's status: 201 refunded, 400 already refunded under another key, 404 no such charge
+     */
+    public int refundOutOfBand(String chargeId, String idempotencyKey) {
+        String body = JSON.createObjectNode().put("charge", chargeId).toString();
+        HttpRequest request = HttpRequest.newBuilder(URI.create(baseUrl + "/payments/refunds"))
+                .timeout(Duration.ofSeconds(30)).header("Content-Type", "application/json")
+                .header("Idempotency-Key", idempotencyKey).POST(HttpRequest.BodyPublishers.ofString(body)).build();
+        try {
+            return http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
+        } catch (IOException e) {
+            throw new IllegalStateException("sandbox at " + baseUrl + " did not answer", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     private JsonNode send(HttpRequest.Builder request) {
         try {
             HttpResponse<String> r = http.send(request.timeout(Duration.ofSeconds(30)).build(),

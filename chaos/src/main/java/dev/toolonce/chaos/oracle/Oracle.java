@@ -46,6 +46,13 @@ public final class Oracle {
                AND a.to_state IN ('COMMITTED', 'FAILED_RETRYABLE', 'FAILED_FINAL')
             """;
 
+    static final String COMPENSATIONS = """
+            SELECT count(*) FILTER (WHERE a.to_state <> 'COMPENSATING'),
+                   count(*) FILTER (WHERE a.to_state = 'COMPENSATED')
+              FROM executor.tool_call_attempt a JOIN executor.tool_call c ON c.id = a.call_id
+             WHERE c.tenant_id = ? AND a.from_state = 'COMPENSATING'
+            """;
+
     private final String jdbcUrl;
     private final Sandbox sandbox;
     private final ResultsWatch watch;
@@ -141,6 +148,7 @@ public final class Oracle {
         long unknown = 0;
         long reconciled = 0;
         long review = 0;
+        long[] compensations = {0, 0};
         try (Connection c = connect()) {
             lost += count(c, PENDING_STEPS, tenant);
             stuck = count(c, naive ? NAIVE_STUCK : STUCK, tenant);
@@ -148,12 +156,13 @@ public final class Oracle {
                 unknown = count(c, UNKNOWN, tenant);
                 reconciled = count(c, RECONCILED, tenant);
                 review = count(c, REVIEW, tenant);
+                compensations = counts(c, COMPENSATIONS, tenant, 2);
             }
         }
         long messages = sent.size() + extraDeliveries;
         return new RoundResult(fault, round, tenant, injection.count(), injection.note(), opIds.size(), sent.size(),
                 Math.max(0, messages - opIds.size()), duplicates, lost, stuck, inDoubt, unknown, reconciled, review,
-                conflictsSent, conflictsRefused, recovery(injection, sent), quiesceMillis, statuses);
+                compensations[0], compensations[1], conflictsSent, conflictsRefused, recovery(injection, sent), quiesceMillis, statuses);
     }
 
     /** Sum of applications per opId of this round at the sandbox, over every effect row that carries the opId. */
@@ -188,11 +197,19 @@ public final class Oracle {
     }
 
     private static long count(Connection c, String sql, String tenant) throws SQLException {
+        return counts(c, sql, tenant, 1)[0];
+    }
+
+    private static long[] counts(Connection c, String sql, String tenant, int columns) throws SQLException {
         try (PreparedStatement st = c.prepareStatement(sql)) {
             st.setString(1, tenant);
             try (ResultSet rs = st.executeQuery()) {
                 rs.next();
-                return rs.getLong(1);
+                long[] values = new long[columns];
+                for (int i = 0; i < columns; i++) {
+                    values[i] = rs.getLong(i + 1);
+                }
+                return values;
             }
         }
     }

@@ -20,6 +20,8 @@ import java.util.Map;
  * @param unknown          moves to UNKNOWN (an outcome the executor could not know)
  * @param reconciled       reconciliations that decided (found, or confirmed absent)
  * @param review           calls left in NEEDS_REVIEW
+ * @param compensations    calls that left COMPENSATING (their compensation ended, either way)
+ * @param compensated      of those, the ones that reached COMPENSATED
  * @param conflictsSent    same-key different-payload messages sent
  * @param conflictsRefused of those, answered REJECTED IDEMPOTENCY_PARAMETER_MISMATCH
  * @param recoveryMillis   per fired fault: injection → first result of an intent sent after it
@@ -28,7 +30,8 @@ import java.util.Map;
  */
 public record RoundResult(String fault, int round, String tenant, int injections, String note, long calls,
                           long messages, long absorbed, long duplicates, long lost, long stuck, long inDoubt,
-                          long unknown, long reconciled, long review, long conflictsSent, long conflictsRefused,
+                          long unknown, long reconciled, long review, long compensations, long compensated,
+                          long conflictsSent, long conflictsRefused,
                           List<Long> recoveryMillis, long quiesceMillis, Map<String, Long> statuses) {
 
     public boolean clean() {

@@ -13,6 +13,7 @@ import java.util.List;
  * @param idempotencyConflictRate   conflicting messages / messages
  * @param conflictRefusalRate       conflicts answered IDEMPOTENCY_PARAMETER_MISMATCH / conflicts (null without)
  * @param manualRecoveryRate        calls left in review / calls
+ * @param compensationSuccessRate   compensations that reached COMPENSATED / compensations that ended (null without)
  * @param problems                  why the experiment failed; empty when it passed
  */
 public record ChaosReport(String mode, String runId, int perFault, List<FaultSummary> faults,
@@ -20,6 +21,7 @@ public record ChaosReport(String mode, String runId, int perFault, List<FaultSum
                           long duplicates, long lost, long stuck, long inDoubt, long unknown, long reconciled,
                           long review, double duplicateSideEffectRate, Double reconciliationSuccessRate,
                           double idempotencyConflictRate, Double conflictRefusalRate, double manualRecoveryRate,
+                          Double compensationSuccessRate,
                           long seconds, List<String> problems) {
 
     public static ChaosReport of(String mode, String runId, int perFault, List<FaultSummary> faults,
@@ -34,6 +36,8 @@ public record ChaosReport(String mode, String runId, int perFault, List<FaultSum
         long review = faults.stream().mapToLong(FaultSummary::review).sum();
         long conflicts = faults.stream().mapToLong(FaultSummary::conflictsSent).sum();
         long refused = faults.stream().mapToLong(FaultSummary::conflictsRefused).sum();
+        long compensations = faults.stream().mapToLong(FaultSummary::compensations).sum();
+        long compensated = faults.stream().mapToLong(FaultSummary::compensated).sum();
         boolean baseline = "unsafe-baseline".equals(mode);
         List<String> problems = new ArrayList<>();
         for (FaultSummary f : faults) {
@@ -59,7 +63,8 @@ public record ChaosReport(String mode, String runId, int perFault, List<FaultSum
                 faults.stream().mapToLong(FaultSummary::absorbed).sum(), duplicates, lost, stuck,
                 faults.stream().mapToLong(FaultSummary::inDoubt).sum(), unknown, reconciled, review,
                 ratio(duplicates, calls), unknown == 0 ? null : ratio(reconciled, unknown), ratio(conflicts, messages),
-                conflicts == 0 ? null : ratio(refused, conflicts), ratio(review, calls), seconds, List.copyOf(problems));
+                conflicts == 0 ? null : ratio(refused, conflicts), ratio(review, calls),
+                compensations == 0 ? null : ratio(compensated, compensations), seconds, List.copyOf(problems));
     }
 
     public boolean passed() {

@@ -14,7 +14,8 @@ import java.util.Map;
  */
 public record FaultSummary(String fault, String description, int rounds, long injections, int missedRounds,
                            long calls, long messages, long absorbed, long duplicates, long lost, long stuck,
-                           long inDoubt, long unknown, long reconciled, long review, long conflictsSent,
+                           long inDoubt, long unknown, long reconciled, long review, long compensations,
+                           long compensated, long conflictsSent,
                            long conflictsRefused, Long recoveryP50, Long recoveryP95, Long recoveryP99,
                            List<Long> recoveryMillis, Map<String, Double> meters) {
 
@@ -29,6 +30,7 @@ public record FaultSummary(String fault, String description, int rounds, long in
                 sum(rounds, RoundResult::duplicates), sum(rounds, RoundResult::lost), sum(rounds, RoundResult::stuck),
                 sum(rounds, RoundResult::inDoubt), sum(rounds, RoundResult::unknown),
                 sum(rounds, RoundResult::reconciled), sum(rounds, RoundResult::review),
+                sum(rounds, RoundResult::compensations), sum(rounds, RoundResult::compensated),
                 sum(rounds, RoundResult::conflictsSent), sum(rounds, RoundResult::conflictsRefused),
                 percentile(recovery, 50), percentile(recovery, 95), percentile(recovery, 99), List.copyOf(recovery),
                 Map.copyOf(meters));

@@ -35,7 +35,8 @@ public final class HtmlReport {
                 .append(String.format("%.4f", r.duplicateSideEffectRate())).append(", reconciliation success ")
                 .append(TableReport.pct(r.reconciliationSuccessRate())).append(", idempotency conflicts ")
                 .append(String.format("%.4f", r.idempotencyConflictRate())).append(", manual recovery ")
-                .append(String.format("%.4f", r.manualRecoveryRate())).append("</p>");
+                .append(String.format("%.4f", r.manualRecoveryRate())).append(", compensation success ")
+                .append(TableReport.pct(r.compensationSuccessRate())).append("</p>");
         table(h, r);
         h.append("<h2>Injections and outcomes per fault</h2>");
         Map<String, String> series = new LinkedHashMap<>();

@@ -23,9 +23,10 @@ public final class TableReport {
         out.printf(format, "total", r.injections(), r.calls(), r.messages(), r.absorbed(), r.duplicates(), r.lost(),
                 r.stuck(), r.unknown(), r.reconciled(), r.review(), "", "", "");
         out.printf("rates: duplicate side effects %.4f, reconciliation success %s, idempotency conflicts %.4f "
-                        + "(refused %s), manual recovery %.4f; in doubt (hand-over failed during an outage) %d%n",
+                        + "(refused %s), manual recovery %.4f, compensation success %s; in doubt (hand-over failed "
+                        + "during an outage) %d%n",
                 r.duplicateSideEffectRate(), pct(r.reconciliationSuccessRate()), r.idempotencyConflictRate(),
-                pct(r.conflictRefusalRate()), r.manualRecoveryRate(), r.inDoubt());
+                pct(r.conflictRefusalRate()), r.manualRecoveryRate(), pct(r.compensationSuccessRate()), r.inDoubt());
         if (r.faults().stream().anyMatch(f -> !f.meters().isEmpty())) {
             out.println("meters moved per fault (toolonce_* counters and timer counts on /actuator/prometheus, summed"
                     + " over services and labels; --json has every series):");

@@ -103,8 +103,15 @@ public final class ChaosStack implements AutoCloseable {
      * ({@code toolonce.fault-injection.*}), or the naive executor's own {@code --crash-at}.
      */
     public List<String> crashArgs(String point) {
-        return naive ? List.of("--crash-at", point)
-                : List.of("--toolonce.fault-injection.enabled=true", "--toolonce.fault-injection.crash-at=" + point);
+        return naive ? List.of("--crash-at", point) : faultInjectionArgs(point);
+    }
+
+    /**
+     * The arguments that arm crash point {@code point} on tool-executor or the relay: both read
+     * {@code toolonce.fault-injection.*}. The relay is the same in both modes.
+     */
+    public static List<String> faultInjectionArgs(String point) {
+        return List.of("--toolonce.fault-injection.enabled=true", "--toolonce.fault-injection.crash-at=" + point);
     }
 
     public boolean naive() {

@@ -36,6 +36,22 @@ public final class Intents {
                 Instant.now().toString());
     }
 
+    /**
+     * The compensation request of call {@code seq} (docs/contract.md §6): the call's tenant, tool and key, the
+     * operation {@code <operation>.compensate}. The tool ignores the arguments; they carry an opId of its own.
+     */
+    public ToolIntent compensation(String tenant, long seq, int toolIndex) {
+        String[] tool = TOOLS[Math.floorMod(toolIndex, TOOLS.length)];
+        ObjectNode args = JSON.createObjectNode().put("opId", opId(tenant, seq) + ":compensate");
+        return new ToolIntent(null, tenant, tool[0], tool[1] + ".compensate", "k-" + seq, args, tenant,
+                seq + ".compensate", Instant.now().toString());
+    }
+
+    /** The call number of an opId made by {@link #opId}. */
+    public static long seqOf(String opId) {
+        return Long.parseLong(opId.substring(opId.lastIndexOf(':') + 1));
+    }
+
     /** The ledger's name of call {@code seq}: {@code <tenant>:<seq>}. */
     public static String opId(String tenant, long seq) {
         return tenant + ":" + seq;

@@ -25,7 +25,9 @@ public record SentCall(String messageId, String tenant, String opId, Kind kind, 
         /** The same key with other arguments: must be refused, never applied. */
         CONFLICT,
         /** One of 64 concurrent deliveries of one key. */
-        CONCURRENT
+        CONCURRENT,
+        /** The compensation request of a call of this round ({@code <operation>.compensate}, the call's key). */
+        COMPENSATION
     }
 
     public SentCall doubtful() {

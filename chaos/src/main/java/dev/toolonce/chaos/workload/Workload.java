@@ -4,6 +4,7 @@ import dev.toolonce.agent.publish.IntentPublisher;
 import dev.toolonce.chaos.workload.SentCall.Kind;
 import dev.toolonce.schemas.Contract;
 import dev.toolonce.schemas.ToolIntent;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -25,6 +26,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
@@ -236,6 +238,32 @@ public final class Workload implements AutoCloseable {
         return (int) handed.get();
     }
 
+    /**
+     * One more call of this round on tool {@code toolIndex} ({@link Intents} order: payments, tickets, email,
+     * counter), produced straight to Kafka now.
+     *
+     * @return the call as sent, or null when the producer did not take it
+     */
+    public SentCall call(int toolIndex) {
+        return sendNow(intents.intent(tenant, seq.incrementAndGet(), toolIndex, 0), Kind.KAFKA);
+    }
+
+    /**
+     * The compensation request of {@code original}, a call of this round on tool {@code toolIndex}.
+     *
+     * @return the request as sent, or null when the producer did not take it
+     */
+    public SentCall compensate(SentCall original, int toolIndex) {
+        return sendNow(intents.compensation(tenant, Intents.seqOf(original.opId()), toolIndex), Kind.COMPENSATION);
+    }
+
+    private SentCall sendNow(ToolIntent intent, Kind kind) {
+        ProducerRecord<byte[], byte[]> r = kafka(intent, kind);
+        producer.flush();
+        Header id = r.headers().lastHeader(Contract.CE_ID);
+        return id == null ? null : sent.get(new String(id.value(), StandardCharsets.UTF_8));
+    }
+
     /** A call sent twice under two keys would not be a conflict: one more call of this round, then its conflict. */
     public int conflict() {
         long callSeq = seq.incrementAndGet();
@@ -255,7 +283,7 @@ public final class Workload implements AutoCloseable {
         for (int i = 0; i < n; i++) {
             ProducerRecord<byte[], byte[]> r = intents.poison(tenant, i, UUID.randomUUID().toString());
             producer.send(r);
-            keys.add(new String(r.key(), java.nio.charset.StandardCharsets.UTF_8));
+            keys.add(new String(r.key(), StandardCharsets.UTF_8));
         }
         producer.flush();
         return keys;

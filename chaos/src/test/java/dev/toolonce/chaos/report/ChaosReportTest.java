@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 class ChaosReportTest {
 
     private static RoundResult round(int injections, long duplicates, long lost, long stuck, List<Long> recovery) {
-        return new RoundResult("f", 1, "t", injections, "", 10, 12, 2, duplicates, lost, stuck, 0, 1, 1, 0, 1, 1,
+        return new RoundResult("f", 1, "t", injections, "", 10, 12, 2, duplicates, lost, stuck, 0, 1, 1, 0, 2, 1, 1, 1,
                 recovery, 0, Map.of());
     }
 
@@ -27,6 +27,7 @@ class ChaosReportTest {
         assertThat(f.recoveryP50()).isEqualTo(20);
         assertThat(f.recoveryP99()).isEqualTo(30);
         assertThat(r.reconciliationSuccessRate()).isEqualTo(1.0);
+        assertThat(r.compensationSuccessRate()).as("1 of 2 compensations per round reached COMPENSATED").isEqualTo(0.5);
     }
 
     @Test
