@@ -53,7 +53,8 @@ public final class Chaos {
             Sandbox sandbox = new Sandbox(stack.sandboxUrl());
             sandbox.faults("payments", "{}");
             try (ResultsWatch watch = new ResultsWatch(stack.kafkaBootstrap(), prefix);
-                 Workload workload = new Workload(stack.jdbcUrl(), stack.kafkaBootstrap(), o.rate())) {
+                 Workload workload = new Workload(stack.jdbcUrl(), stack.kafkaBootstrap(), o.rate(),
+                         !o.unsafeBaseline())) {
                 Oracle oracle = new Oracle(stack.jdbcUrl(), sandbox, watch, o.unsafeBaseline());
                 MeterWatch meters = new MeterWatch(stack.meterEndpoints());
                 for (String name : o.faults()) {
@@ -116,9 +117,9 @@ public final class Chaos {
     }
 
     private static void progress(RoundResult r, int of) {
-        System.out.printf(Locale.ROOT, "[chaos] %-23s %2d/%-2d injected=%d (%s) calls=%d msgs=%d dup=%d lost=%d stuck=%d "
+        System.out.printf(Locale.ROOT, "[chaos] %-23s %2d/%-2d injected=%d (%s) calls=%d sagas=%d msgs=%d dup=%d lost=%d stuck=%d "
                         + "unknown=%d reconciled=%d review=%d recovery=%s quiesced in %.1f s%s%n",
-                r.fault(), r.round(), of, r.injections(), r.note(), r.calls(), r.messages(), r.duplicates(), r.lost(),
+                r.fault(), r.round(), of, r.injections(), r.note(), r.calls(), r.sagas(), r.messages(), r.duplicates(), r.lost(),
                 r.stuck(), r.unknown(), r.reconciled(), r.review(), r.recoveryMillis(), r.quiesceMillis() / 1000.0,
                 r.clean() ? "" : "  <-- " + r.statuses());
     }

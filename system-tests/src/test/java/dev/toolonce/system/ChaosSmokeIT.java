@@ -51,6 +51,7 @@ class ChaosSmokeIT {
         assertThat(report.lost()).as("intents without a final answer").isZero();
         assertThat(report.stuck()).as("calls neither final nor in review").isZero();
         assertThat(report.absorbed()).as("redeliveries and retries the stack had to absorb").isPositive();
+        assertThat(report.sagas()).as("sagas of the workload, judged with the single calls").isPositive();
         assertThat(report.problems()).isEmpty();
 
         // What an operator's dashboard showed meanwhile: the executors' meters on /actuator/prometheus moved.

@@ -34,6 +34,11 @@ public final class Oracle {
             SELECT count(*) FROM executor.tool_call
              WHERE tenant_id = ? AND state NOT IN ('COMMITTED', 'FAILED_FINAL', 'NEEDS_REVIEW', 'COMPENSATED')
             """;
+    static final String TASKS = "SELECT count(*) FROM agent.agent_task WHERE tenant_id = ?";
+    static final String OPEN_TASKS = """
+            SELECT count(*) FROM agent.agent_task
+             WHERE tenant_id = ? AND state NOT IN ('SUCCEEDED', 'COMPENSATED', 'FAILED', 'NEEDS_REVIEW')
+            """;
     static final String NAIVE_STUCK = "SELECT count(*) FROM naive.call WHERE tenant_id = ? AND state <> 'DONE'";
     static final String REVIEW = "SELECT count(*) FROM executor.tool_call WHERE tenant_id = ? AND state = 'NEEDS_REVIEW'";
     static final String UNKNOWN = """
@@ -111,7 +116,8 @@ public final class Oracle {
             return false;
         }
         try (Connection c = connect()) {
-            return count(c, PENDING_STEPS, tenant) == 0 && count(c, naive ? NAIVE_STUCK : STUCK, tenant) == 0;
+            return count(c, PENDING_STEPS, tenant) == 0 && count(c, naive ? NAIVE_STUCK : STUCK, tenant) == 0
+                    && count(c, OPEN_TASKS, tenant) == 0;
         } catch (SQLException e) {
             return false; // PostgreSQL is still coming back
         }
@@ -145,13 +151,15 @@ public final class Oracle {
             }
         }
         long stuck;
+        long sagas;
         long unknown = 0;
         long reconciled = 0;
         long review = 0;
         long[] compensations = {0, 0};
         try (Connection c = connect()) {
             lost += count(c, PENDING_STEPS, tenant);
-            stuck = count(c, naive ? NAIVE_STUCK : STUCK, tenant);
+            stuck = count(c, naive ? NAIVE_STUCK : STUCK, tenant) + count(c, OPEN_TASKS, tenant);
+            sagas = count(c, TASKS, tenant);
             if (!naive) {
                 unknown = count(c, UNKNOWN, tenant);
                 reconciled = count(c, RECONCILED, tenant);
@@ -160,7 +168,7 @@ public final class Oracle {
             }
         }
         long messages = sent.size() + extraDeliveries;
-        return new RoundResult(fault, round, tenant, injection.count(), injection.note(), opIds.size(), sent.size(),
+        return new RoundResult(fault, round, tenant, injection.count(), injection.note(), opIds.size(), sagas, sent.size(),
                 Math.max(0, messages - opIds.size()), duplicates, lost, stuck, inDoubt, unknown, reconciled, review,
                 compensations[0], compensations[1], conflictsSent, conflictsRefused, recovery(injection, sent), quiesceMillis, statuses);
     }

@@ -9,13 +9,14 @@ import java.util.Map;
  * the executor's ledger.
  *
  * @param injections       faults that fired in this round
- * @param calls            distinct opIds the round sent
+ * @param calls            distinct opIds the round sent as single calls
+ * @param sagas            tasks of the round in the agent schema (their steps' effects count at the sandbox too)
  * @param messages         intent messages sent (retries, conflicts and concurrent deliveries each count)
  * @param absorbed         deliveries beyond one per opId (redeliveries, forced duplicates, client retries,
  *                         concurrent deliveries, conflicts) that had to be absorbed without a second effect
  * @param duplicates       applications beyond the first of one opId at the sandbox: must be 0
  * @param lost             valid messages without any answer on the results topic, plus agent steps still pending
- * @param stuck            executor calls neither final nor in review after quiescence
+ * @param stuck            executor calls, and tasks, neither final nor in review after quiescence
  * @param inDoubt          messages whose hand-over failed ambiguously and got no answer (not counted as lost)
  * @param unknown          moves to UNKNOWN (an outcome the executor could not know)
  * @param reconciled       reconciliations that decided (found, or confirmed absent)
@@ -29,7 +30,7 @@ import java.util.Map;
  * @param statuses         answers by status
  */
 public record RoundResult(String fault, int round, String tenant, int injections, String note, long calls,
-                          long messages, long absorbed, long duplicates, long lost, long stuck, long inDoubt,
+                          long sagas, long messages, long absorbed, long duplicates, long lost, long stuck, long inDoubt,
                           long unknown, long reconciled, long review, long compensations, long compensated,
                           long conflictsSent, long conflictsRefused,
                           List<Long> recoveryMillis, long quiesceMillis, Map<String, Long> statuses) {

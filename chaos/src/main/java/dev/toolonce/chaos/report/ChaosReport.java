@@ -17,7 +17,8 @@ import java.util.List;
  * @param problems                  why the experiment failed; empty when it passed
  */
 public record ChaosReport(String mode, String runId, int perFault, List<FaultSummary> faults,
-                          List<RoundResult> rounds, long injections, long calls, long messages, long absorbed,
+                          List<RoundResult> rounds, long injections, long calls, long sagas, long messages,
+                          long absorbed,
                           long duplicates, long lost, long stuck, long inDoubt, long unknown, long reconciled,
                           long review, double duplicateSideEffectRate, Double reconciliationSuccessRate,
                           double idempotencyConflictRate, Double conflictRefusalRate, double manualRecoveryRate,
@@ -53,13 +54,14 @@ public record ChaosReport(String mode, String runId, int perFault, List<FaultSum
                 problems.add(lost + " lost calls");
             }
             if (stuck > 0) {
-                problems.add(stuck + " stuck calls");
+                problems.add(stuck + " stuck calls or sagas");
             }
         } else if (duplicates == 0) {
             problems.add("the unsafe baseline showed no duplicate side effect: the faults were not sharp enough");
         }
         return new ChaosReport(mode, runId, perFault, faults, rounds,
-                faults.stream().mapToLong(FaultSummary::injections).sum(), calls, messages,
+                faults.stream().mapToLong(FaultSummary::injections).sum(), calls,
+                faults.stream().mapToLong(FaultSummary::sagas).sum(), messages,
                 faults.stream().mapToLong(FaultSummary::absorbed).sum(), duplicates, lost, stuck,
                 faults.stream().mapToLong(FaultSummary::inDoubt).sum(), unknown, reconciled, review,
                 ratio(duplicates, calls), unknown == 0 ? null : ratio(reconciled, unknown), ratio(conflicts, messages),

@@ -13,7 +13,7 @@ import java.util.Map;
  *                     growth, summed over services; lower bounds, see {@code MeterWatch})
  */
 public record FaultSummary(String fault, String description, int rounds, long injections, int missedRounds,
-                           long calls, long messages, long absorbed, long duplicates, long lost, long stuck,
+                           long calls, long sagas, long messages, long absorbed, long duplicates, long lost, long stuck,
                            long inDoubt, long unknown, long reconciled, long review, long compensations,
                            long compensated, long conflictsSent,
                            long conflictsRefused, Long recoveryP50, Long recoveryP95, Long recoveryP99,
@@ -26,7 +26,8 @@ public record FaultSummary(String fault, String description, int rounds, long in
         recovery.sort(Long::compare);
         return new FaultSummary(fault, description, rounds.size(),
                 sum(rounds, RoundResult::injections), (int) rounds.stream().filter(r -> r.injections() == 0).count(),
-                sum(rounds, RoundResult::calls), sum(rounds, RoundResult::messages), sum(rounds, RoundResult::absorbed),
+                sum(rounds, RoundResult::calls), sum(rounds, RoundResult::sagas),
+                sum(rounds, RoundResult::messages), sum(rounds, RoundResult::absorbed),
                 sum(rounds, RoundResult::duplicates), sum(rounds, RoundResult::lost), sum(rounds, RoundResult::stuck),
                 sum(rounds, RoundResult::inDoubt), sum(rounds, RoundResult::unknown),
                 sum(rounds, RoundResult::reconciled), sum(rounds, RoundResult::review),

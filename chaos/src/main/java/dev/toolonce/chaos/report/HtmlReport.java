@@ -57,13 +57,13 @@ public final class HtmlReport {
     }
 
     private static void table(StringBuilder h, ChaosReport r) {
-        h.append("<table><tr><th>fault</th><th>injections</th><th>calls</th><th>messages</th><th>absorbed</th>"
+        h.append("<table><tr><th>fault</th><th>injections</th><th>calls</th><th>sagas</th><th>messages</th><th>absorbed</th>"
                 + "<th>duplicates</th><th>lost</th><th>stuck</th><th>unknown</th><th>reconciled</th><th>review</th>"
                 + "<th>p50</th><th>p95</th><th>p99</th></tr>");
         for (FaultSummary f : r.faults()) {
             h.append("<tr><td title=\"").append(esc(f.description())).append("\">").append(esc(f.fault()))
                     .append("</td>").append(cell(f.injections(), f.missedRounds() > 0)).append(cell(f.calls(), false))
-                    .append(cell(f.messages(), false)).append(cell(f.absorbed(), false))
+                    .append(cell(f.sagas(), false)).append(cell(f.messages(), false)).append(cell(f.absorbed(), false))
                     .append(cell(f.duplicates(), f.duplicates() > 0)).append(cell(f.lost(), f.lost() > 0))
                     .append(cell(f.stuck(), f.stuck() > 0)).append(cell(f.unknown(), false))
                     .append(cell(f.reconciled(), false)).append(cell(f.review(), false))

@@ -41,6 +41,7 @@ public final class Workload implements AutoCloseable {
     private final KafkaProducer<byte[], byte[]> producer;
     private final IntentPublisher publisher = new IntentPublisher("agent", Contract.INTENTS_TOPIC, "/agents/chaos");
     private final Intents intents = new Intents();
+    private final Sagas sagas;
     private final ScheduledExecutorService loop = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "chaos-workload"));
     private final long periodMillis;
     private final Map<String, SentCall> sent = new ConcurrentHashMap<>();
@@ -51,9 +52,14 @@ public final class Workload implements AutoCloseable {
     private ScheduledFuture<?> ticks;
     private Connection connection;
 
-    /** @param callsPerSecond calls started per second (a call may send more than one message) */
-    public Workload(String jdbcUrl, String kafkaBootstrap, int callsPerSecond) {
+    /**
+     * @param callsPerSecond calls started per second (a call may send more than one message)
+     * @param withSagas      whether one tick in 16 submits a saga instead of a single call (not against the naive
+     *                       executor, which knows neither dry runs nor compensations)
+     */
+    public Workload(String jdbcUrl, String kafkaBootstrap, int callsPerSecond, boolean withSagas) {
         this.jdbcUrl = jdbcUrl + (jdbcUrl.contains("?") ? "&" : "?") + "connectTimeout=2&socketTimeout=10";
+        this.sagas = withSagas ? new Sagas(this.jdbcUrl) : null;
         this.periodMillis = Math.max(1, 1000 / Math.max(1, callsPerSecond));
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafkaBootstrap);
@@ -103,6 +109,10 @@ public final class Workload implements AutoCloseable {
         long n = seq.incrementAndGet();
         int tool = (int) (n % 4);
         ToolIntent intent = intents.intent(tenant, n, tool, 0);
+        if (sagas != null && n % 16 == 5) {
+            saga(n);
+            return;
+        }
         switch ((int) (n % 8)) {
             case 0, 4 -> outbox(intent);
             case 2 -> {
@@ -168,6 +178,14 @@ public final class Workload implements AutoCloseable {
             }
         } catch (SQLException | RuntimeException e) {
             closeConnection(); // not committed: PostgreSQL is down or restarting
+        }
+    }
+
+    private void saga(long n) {
+        try {
+            sagas.submit(tenant, n);
+        } catch (RuntimeException e) {
+            // PostgreSQL is down or restarting: the task may or may not exist, and the oracle judges those it finds
         }
     }
 

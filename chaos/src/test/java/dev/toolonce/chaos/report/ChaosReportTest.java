@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 class ChaosReportTest {
 
     private static RoundResult round(int injections, long duplicates, long lost, long stuck, List<Long> recovery) {
-        return new RoundResult("f", 1, "t", injections, "", 10, 12, 2, duplicates, lost, stuck, 0, 1, 1, 0, 2, 1, 1, 1,
+        return new RoundResult("f", 1, "t", injections, "", 10, 1, 12, 2, duplicates, lost, stuck, 0, 1, 1, 0, 2, 1, 1, 1,
                 recovery, 0, Map.of());
     }
 
@@ -41,7 +41,7 @@ class ChaosReportTest {
     void duplicatesLostAndStuckEachFailAToolOnceRun() {
         FaultSummary f = summary(List.of(round(1, 2, 3, 4, List.of())));
         ChaosReport r = ChaosReport.of("toolonce", "run", 1, List.of(f), List.of(), 1);
-        assertThat(r.problems()).containsExactly("2 duplicate side effects", "3 lost calls", "4 stuck calls");
+        assertThat(r.problems()).containsExactly("2 duplicate side effects", "3 lost calls", "4 stuck calls or sagas");
         assertThat(r.duplicateSideEffectRate()).isEqualTo(0.2);
     }
 
