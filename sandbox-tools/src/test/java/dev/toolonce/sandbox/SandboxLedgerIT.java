@@ -175,6 +175,21 @@ class SandboxLedgerIT {
     }
 
     @Test
+    void theLedgerCanBeReadForOneOpIdPrefix() throws Exception {
+        String prefix = unique("round") + ":";
+        send("POST", "/counter/apply", "{\"opId\":\"" + prefix + "1\"}", Map.of("X-ToolOnce-Scope", unique("s")));
+        send("POST", "/counter/apply", "{\"opId\":\"" + prefix + "2\"}", Map.of("X-ToolOnce-Scope", unique("s")));
+        send("POST", "/counter/apply", "{\"opId\":\"other-" + prefix + "3\"}", Map.of("X-ToolOnce-Scope", unique("s")));
+
+        List<String> opIds = new ArrayList<>();
+        json(send("GET", "/_ledger?opIdPrefix=" + java.net.URLEncoder.encode(prefix, java.nio.charset.StandardCharsets.UTF_8),
+                null, Map.of())).get("effects").forEach(e -> opIds.add(e.get("opId").stringValue()));
+        assertThat(opIds).containsExactlyInAnyOrder(prefix + "1", prefix + "2");
+        assertThat(effects("counter")).extracting(e -> e.get("opId").asString(""))
+                .contains(prefix + "1", prefix + "2", "other-" + prefix + "3");
+    }
+
+    @Test
     void failNextDropsTheResponseAfterApplying() throws Exception {
         String scope = unique("dropped");
         send("PUT", "/_faults/counter", "{\"failNext\":1}", Map.of());

@@ -1,10 +1,13 @@
 package dev.toolonce.chaos.faults;
 
+import dev.toolonce.chaos.stack.Sleep;
 import java.io.IOException;
 import java.net.URI;
+import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -34,14 +37,19 @@ public final class Sandbox {
                 .path("injected").path(tool).path(kind).asLong();
     }
 
-    /** Every effect the sandbox applied: {@code {"effects":[{tool, operation, opId, count, …}]}}. */
-    public JsonNode ledger() {
-        return send(HttpRequest.newBuilder(URI.create(baseUrl + "/_ledger")).GET());
+    /**
+     * The effects the sandbox applied whose opId starts with {@code opIdPrefix}: {@code {"effects":[{tool, operation,
+     * opId, count, …}]}}. Read by prefix, so a round reads its own effects and not the whole run's (which grow to
+     * megabytes over a long run).
+     */
+    public JsonNode ledger(String opIdPrefix) {
+        return send(HttpRequest.newBuilder(URI.create(baseUrl + "/_ledger?opIdPrefix="
+                + URLEncoder.encode(opIdPrefix, StandardCharsets.UTF_8))).GET());
     }
 
     /** The id of the object that the effect of {@code opId}'s {@code operation} created, or null if there is none. */
     public String externalObjectId(String opId, String operation) {
-        for (JsonNode effect : ledger().path("effects")) {
+        for (JsonNode effect : ledger(opId).path("effects")) {
             if (opId.equals(effect.path("opId").asString("")) && operation.equals(effect.path("operation").asString(""))) {
                 return effect.path("externalObjectId").asString(null);
             }
@@ -70,19 +78,25 @@ public final class Sandbox {
         }
     }
 
+    /** Sends a read or an idempotent write, three times at most: one broken connection must not end a long run. */
     private JsonNode send(HttpRequest.Builder request) {
-        try {
-            HttpResponse<String> r = http.send(request.timeout(Duration.ofSeconds(30)).build(),
-                    HttpResponse.BodyHandlers.ofString());
-            if (r.statusCode() != 200) {
-                throw new IllegalStateException("sandbox answered " + r.statusCode() + ": " + r.body());
+        HttpRequest built = request.timeout(Duration.ofSeconds(30)).build();
+        IOException last = null;
+        for (int attempt = 1; attempt <= 3; attempt++) {
+            try {
+                HttpResponse<String> r = http.send(built, HttpResponse.BodyHandlers.ofString());
+                if (r.statusCode() != 200) {
+                    throw new IllegalStateException("sandbox answered " + r.statusCode() + ": " + r.body());
+                }
+                return JSON.readTree(r.body());
+            } catch (IOException e) {
+                last = e;
+                Sleep.millis(2000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
             }
-            return JSON.readTree(r.body());
-        } catch (IOException e) {
-            throw new IllegalStateException("sandbox at " + baseUrl + " did not answer", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
         }
+        throw new IllegalStateException("sandbox at " + baseUrl + " did not answer 3 times", last);
     }
 }

@@ -178,11 +178,8 @@ public final class Oracle {
     /** Sum of applications per opId of this round at the sandbox, over every effect row that carries the opId. */
     private Map<String, Long> appliedByOpId(String tenant) {
         Map<String, Long> applied = new HashMap<>();
-        for (JsonNode effect : sandbox.ledger().path("effects")) {
-            String opId = effect.path("opId").asString("");
-            if (opId.startsWith(tenant + ":")) {
-                applied.merge(opId, effect.path("count").asLong(), Long::sum);
-            }
+        for (JsonNode effect : sandbox.ledger(tenant + ":").path("effects")) {
+            applied.merge(effect.path("opId").asString(""), effect.path("count").asLong(), Long::sum);
         }
         return applied;
     }

@@ -41,7 +41,8 @@ public class EffectLedger {
             SELECT tool, operation, effect_key, scope, op_id, external_object_id,
                    applied_count, request_count, fences, first_at, last_at
               FROM sandbox.effect
-             WHERE CAST(:tool AS text) IS NULL OR tool = :tool
+             WHERE (CAST(:tool AS text) IS NULL OR tool = :tool)
+               AND (CAST(:opIdPrefix AS text) IS NULL OR starts_with(op_id, :opIdPrefix))
              ORDER BY first_at, tool, operation, effect_key
             """;
 
@@ -79,9 +80,13 @@ public class EffectLedger {
         }
     }
 
-    /** @param tool only this tool's effects, or all when null */
-    public List<EffectRecord> list(String tool) {
-        return jdbc.sql(LIST).param("tool", tool, Types.VARCHAR).query(EffectLedger::toRecord).list();
+    /**
+     * @param tool       only this tool's effects, or all when null
+     * @param opIdPrefix only effects whose opId starts with it, or all when null
+     */
+    public List<EffectRecord> list(String tool, String opIdPrefix) {
+        return jdbc.sql(LIST).param("tool", tool, Types.VARCHAR).param("opIdPrefix", opIdPrefix, Types.VARCHAR)
+                .query(EffectLedger::toRecord).list();
     }
 
     private static EffectRecord toRecord(ResultSet rs, int row) throws SQLException {

@@ -5,7 +5,10 @@ import dev.toolonce.sandbox.http.Request;
 import dev.toolonce.sandbox.http.Response;
 import tools.jackson.databind.node.ObjectNode;
 
-/** {@code GET /_ledger[?tool=]}: every effect as {@code {"effects":[…]}}. */
+/**
+ * {@code GET /_ledger[?tool=][&opIdPrefix=]}: the effects as {@code {"effects":[…]}}, all of them or those of one tool
+ * and/or whose opId starts with a prefix (a fault experiment reads one round's effects, not the whole run's).
+ */
 public class LedgerView {
 
     private final EffectLedger ledger;
@@ -17,7 +20,8 @@ public class LedgerView {
     public Response list(Request request) {
         ObjectNode body = Json.object();
         var effects = body.putArray("effects");
-        ledger.list(request.query().get("tool")).forEach(effect -> effects.add(toJson(effect)));
+        ledger.list(request.query().get("tool"), request.query().get("opIdPrefix"))
+                .forEach(effect -> effects.add(toJson(effect)));
         return Response.json(200, body);
     }
 
