@@ -213,7 +213,13 @@ public final class Catalogue {
         Service b = ctx.stack().executorB;
         long at = System.nanoTime();
         b.signal("STOP");
+        // The kernel stops the process asynchronously: a state read at once may still say R (round 3 of the
+        // 20-round run missed that way), so wait up to 2 s for T.
         char state = b.procState();
+        for (int i = 0; i < 40 && state != 'T'; i++) {
+            Sleep.millis(50);
+            state = b.procState();
+        }
         // Past the lease (the sweeper takes its calls) and the Kafka session (its partitions move to the other).
         Sleep.millis(ChaosStack.LEASE.toMillis() + 12_000);
         b.signal("CONT");
