@@ -30,6 +30,8 @@ import java.util.UUID;
 public final class Chaos {
     private static final Duration WARM_UP = Duration.ofSeconds(2);
     private static final Duration AFTER = Duration.ofSeconds(3);
+    private static final int JUDGING_ATTEMPTS = 3;
+    private static final Duration JUDGING_PAUSE = Duration.ofSeconds(5);
 
     private Chaos() {
     }
@@ -98,8 +100,35 @@ public final class Chaos {
             ctx.workload().end();
         }
         ctx.stack().reviveDead();
-        return oracle.judge(fault.name(), i, tenant, injection, ctx.workload().sent(tenant),
-                ctx.workload().extraDeliveries(tenant), quiesce);
+        return judge(fault, i, tenant, injection, ctx, oracle, quiesce);
+    }
+
+    /**
+     * The oracle's reads can break (a service just restarted, a read timed out): they are tried {@link
+     * #JUDGING_ATTEMPTS} times. A round that still cannot be judged fails the experiment, and the run goes on, so that
+     * one broken read does not throw away the rounds before it and after it.
+     */
+    private static RoundResult judge(Fault fault, int i, String tenant, Injection injection, FaultContext ctx,
+                                     Oracle oracle, Duration quiesce) {
+        Exception last = null;
+        for (int attempt = 1; attempt <= JUDGING_ATTEMPTS; attempt++) {
+            try {
+                return oracle.judge(fault.name(), i, tenant, injection, ctx.workload().sent(tenant),
+                        ctx.workload().extraDeliveries(tenant), quiesce);
+            } catch (Exception e) {
+                if (Thread.currentThread().isInterrupted()) {
+                    throw new IllegalStateException("interrupted while judging " + fault.name() + " round " + i, e);
+                }
+                last = e;
+                System.out.printf("[chaos] %s round %d: judging failed (attempt %d of %d): %s%n", fault.name(), i,
+                        attempt, JUDGING_ATTEMPTS, e);
+                if (attempt < JUDGING_ATTEMPTS) {
+                    ctx.stack().reviveDead();
+                    Sleep.millis(JUDGING_PAUSE.toMillis());
+                }
+            }
+        }
+        return RoundResult.notJudged(fault.name(), i, tenant, injection.count(), injection.note(), String.valueOf(last));
     }
 
     /** A fault whose injection throws did not demonstrably fire: the round counts as missed, and the run goes on. */
@@ -121,6 +150,6 @@ public final class Chaos {
                         + "unknown=%d reconciled=%d review=%d recovery=%s quiesced in %.1f s%s%n",
                 r.fault(), r.round(), of, r.injections(), r.note(), r.calls(), r.sagas(), r.messages(), r.duplicates(), r.lost(),
                 r.stuck(), r.unknown(), r.reconciled(), r.review(), r.recoveryMillis(), r.quiesceMillis() / 1000.0,
-                r.clean() ? "" : "  <-- " + r.statuses());
+                r.clean() ? "" : r.judged() ? "  <-- " + r.statuses() : "  <-- NOT JUDGED: " + r.judgingFailure());
     }
 }

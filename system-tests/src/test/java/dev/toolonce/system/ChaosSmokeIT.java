@@ -45,6 +45,7 @@ class ChaosSmokeIT {
         assertThat(report.faults()).allSatisfy(f -> {
             assertThat(f.injections()).as("%s fired", f.fault()).isPositive();
             assertThat(f.missedRounds()).as("%s rounds without an injection", f.fault()).isZero();
+            assertThat(f.unjudgedRounds()).as("%s rounds the oracle could not judge", f.fault()).isZero();
             assertThat(f.calls()).as("%s calls of the workload", f.fault()).isPositive();
         });
         assertThat(report.duplicates()).as("duplicate side effects at the sandbox ledger").isZero();

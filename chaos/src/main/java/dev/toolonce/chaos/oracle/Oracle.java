@@ -172,7 +172,7 @@ public final class Oracle {
         return new RoundResult(fault, round, tenant, injection.count(), injection.note(), opIds.size(), sagas,
                 sent.size(), Math.max(0, messages - opIds.size()), duplicates, lost, stuck, inDoubt, unknown, reconciled,
                 review, compensations[0], compensations[1], conflictsSent, conflictsRefused, recovery(injection, sent),
-                quiesceMillis, statuses);
+                quiesceMillis, statuses, null);
     }
 
     /** Sum of applications per opId of this round at the sandbox, over every effect row that carries the opId. */

@@ -28,14 +28,30 @@ import java.util.Map;
  * @param recoveryMillis   per fired fault: injection → first result of an intent sent after it
  * @param quiesceMillis    end of the round's workload → quiescence
  * @param statuses         answers by status
+ * @param judgingFailure   why the round could not be judged (its counts are then zero); null when it was judged
  */
 public record RoundResult(String fault, int round, String tenant, int injections, String note, long calls,
                           long sagas, long messages, long absorbed, long duplicates, long lost, long stuck, long inDoubt,
                           long unknown, long reconciled, long review, long compensations, long compensated,
                           long conflictsSent, long conflictsRefused,
-                          List<Long> recoveryMillis, long quiesceMillis, Map<String, Long> statuses) {
+                          List<Long> recoveryMillis, long quiesceMillis, Map<String, Long> statuses,
+                          String judgingFailure) {
+
+    /**
+     * A round whose fault was injected but whose judging failed (the oracle's reads broke every time): it proves
+     * nothing either way, so it fails the experiment without ending it.
+     */
+    public static RoundResult notJudged(String fault, int round, String tenant, int injections, String note,
+                                        String why) {
+        return new RoundResult(fault, round, tenant, injections, note, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                List.of(), 0, Map.of(), why);
+    }
+
+    public boolean judged() {
+        return judgingFailure == null;
+    }
 
     public boolean clean() {
-        return duplicates == 0 && lost == 0 && stuck == 0;
+        return judged() && duplicates == 0 && lost == 0 && stuck == 0;
     }
 }

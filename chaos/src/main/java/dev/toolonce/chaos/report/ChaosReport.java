@@ -45,6 +45,9 @@ public record ChaosReport(String mode, String runId, int perFault, List<FaultSum
             if (f.missedRounds() > 0) {
                 problems.add(f.fault() + ": the fault never fired in " + f.missedRounds() + " of " + f.rounds() + " rounds");
             }
+            if (f.unjudgedRounds() > 0) {
+                problems.add(f.fault() + ": " + f.unjudgedRounds() + " of " + f.rounds() + " rounds could not be judged");
+            }
         }
         if (!baseline) {
             if (duplicates > 0) {

@@ -8,11 +8,13 @@ import java.util.Map;
 /**
  * One fault's rounds added up. Recovery times are injection → first result of an intent sent after it.
  *
- * @param missedRounds rounds whose fault never fired: each one fails the experiment
+ * @param missedRounds    rounds whose fault never fired: each one fails the experiment
+ * @param unjudgedRounds  rounds the oracle could not judge: each one fails the experiment
  * @param meters       the services' ToolOnce counters and timer counts that moved during the rounds (series →
  *                     growth, summed over services; lower bounds, see {@code MeterWatch})
  */
 public record FaultSummary(String fault, String description, int rounds, long injections, int missedRounds,
+                           int unjudgedRounds,
                            long calls, long sagas, long messages, long absorbed, long duplicates, long lost, long stuck,
                            long inDoubt, long unknown, long reconciled, long review, long compensations,
                            long compensated, long conflictsSent,
@@ -26,6 +28,7 @@ public record FaultSummary(String fault, String description, int rounds, long in
         recovery.sort(Long::compare);
         return new FaultSummary(fault, description, rounds.size(),
                 sum(rounds, RoundResult::injections), (int) rounds.stream().filter(r -> r.injections() == 0).count(),
+                (int) rounds.stream().filter(r -> !r.judged()).count(),
                 sum(rounds, RoundResult::calls), sum(rounds, RoundResult::sagas),
                 sum(rounds, RoundResult::messages), sum(rounds, RoundResult::absorbed),
                 sum(rounds, RoundResult::duplicates), sum(rounds, RoundResult::lost), sum(rounds, RoundResult::stuck),

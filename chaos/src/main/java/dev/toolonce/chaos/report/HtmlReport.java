@@ -62,6 +62,7 @@ public final class HtmlReport {
                 + "<th>p50</th><th>p95</th><th>p99</th></tr>");
         for (FaultSummary f : r.faults()) {
             h.append("<tr><td title=\"").append(esc(f.description())).append("\">").append(esc(f.fault()))
+                    .append(f.unjudgedRounds() > 0 ? " <span class=\"bad\">(" + f.unjudgedRounds() + " unjudged)</span>" : "")
                     .append("</td>").append(cell(f.injections(), f.missedRounds() > 0)).append(cell(f.calls(), false))
                     .append(cell(f.sagas(), false)).append(cell(f.messages(), false)).append(cell(f.absorbed(), false))
                     .append(cell(f.duplicates(), f.duplicates() > 0)).append(cell(f.lost(), f.lost() > 0))

@@ -16,7 +16,8 @@ public final class TableReport {
         out.printf(format, "fault", "inj", "calls", "sagas", "msgs", "absorbed", "dup", "lost", "stuck", "unknwn", "recon",
                 "review", "rec p50", "rec p95", "rec p99");
         for (FaultSummary f : r.faults()) {
-            out.printf(format, f.fault(), f.injections() + (f.missedRounds() > 0 ? "!" : ""), f.calls(), f.sagas(),
+            out.printf(format, f.fault() + (f.unjudgedRounds() > 0 ? " (" + f.unjudgedRounds() + " unjudged)" : ""),
+                    f.injections() + (f.missedRounds() > 0 ? "!" : ""), f.calls(), f.sagas(),
                     f.messages(),
                     f.absorbed(), f.duplicates(), f.lost(), f.stuck(), f.unknown(), f.reconciled(), f.review(),
                     ms(f.recoveryP50()), ms(f.recoveryP95()), ms(f.recoveryP99()));

@@ -11,7 +11,7 @@ class ChaosReportTest {
 
     private static RoundResult round(int injections, long duplicates, long lost, long stuck, List<Long> recovery) {
         return new RoundResult("f", 1, "t", injections, "", 10, 1, 12, 2, duplicates, lost, stuck, 0, 1, 1, 0, 2, 1, 1, 1,
-                recovery, 0, Map.of());
+                recovery, 0, Map.of(), null);
     }
 
     private static FaultSummary summary(List<RoundResult> rounds) {
@@ -35,6 +35,17 @@ class ChaosReportTest {
         FaultSummary f = summary(List.of(round(1, 0, 0, 0, List.of()), round(0, 0, 0, 0, List.of())));
         ChaosReport r = ChaosReport.of("toolonce", "run", 2, List.of(f), List.of(), 1);
         assertThat(r.problems()).containsExactly("f: the fault never fired in 1 of 2 rounds");
+    }
+
+    @Test
+    void aRoundThatCouldNotBeJudgedFailsTheExperimentButKeepsItsInjection() {
+        RoundResult unjudged = RoundResult.notJudged("f", 2, "t", 1, "SIGKILL", "java.io.IOException: reset");
+        FaultSummary f = summary(List.of(round(1, 0, 0, 0, List.of()), unjudged));
+        ChaosReport r = ChaosReport.of("toolonce", "run", 2, List.of(f), List.of(), 1);
+        assertThat(unjudged.clean()).isFalse();
+        assertThat(f.injections()).isEqualTo(2);
+        assertThat(f.missedRounds()).isZero();
+        assertThat(r.problems()).containsExactly("f: 1 of 2 rounds could not be judged");
     }
 
     @Test
