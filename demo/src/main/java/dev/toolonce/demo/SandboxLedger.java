@@ -1,9 +1,11 @@
 package dev.toolonce.demo;
 
 import java.net.URI;
+import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import tools.jackson.databind.JsonNode;
@@ -18,14 +20,13 @@ final class SandboxLedger {
     private final HttpClient http = HttpClient.newHttpClient();
     private final ObjectMapper mapper = new ObjectMapper();
 
+    /** The effects of one run: the sandbox filters by opId prefix, so the read stays small however old its ledger. */
     List<Effect> effects(String sandboxUrl, String opIdPrefix) throws Exception {
         List<Effect> out = new ArrayList<>();
-        for (JsonNode e : get(sandboxUrl + "/_ledger").path("effects")) {
-            String opId = e.path("opId").asString(null);
-            if (opId != null && opId.startsWith(opIdPrefix)) {
-                out.add(new Effect(e.path("tool").asString(), e.path("scope").asString(null), opId,
-                        e.path("externalObjectId").asString(null), e.path("count").asLong(), e.path("requests").asLong()));
-            }
+        String url = sandboxUrl + "/_ledger?opIdPrefix=" + URLEncoder.encode(opIdPrefix, StandardCharsets.UTF_8);
+        for (JsonNode e : get(url).path("effects")) {
+            out.add(new Effect(e.path("tool").asString(), e.path("scope").asString(null), e.path("opId").asString(),
+                    e.path("externalObjectId").asString(null), e.path("count").asLong(), e.path("requests").asLong()));
         }
         return out;
     }
