@@ -1,6 +1,7 @@
 package dev.toolonce.chaos.faults;
 
 import dev.toolonce.chaos.stack.ChaosStack;
+import dev.toolonce.chaos.stack.Poll;
 import dev.toolonce.chaos.stack.Service;
 import dev.toolonce.chaos.stack.Sleep;
 import dev.toolonce.chaos.workload.ResultsWatch;
@@ -10,6 +11,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * Every fault the experiment knows, most important first (issue 11's list). Each restores what it broke before it
@@ -18,6 +20,7 @@ import java.util.Map;
 public final class Catalogue {
     private static final String[] TOOLS = {"payments", "tickets", "email", "counter"};
     private static final Duration FIRE_WAIT = Duration.ofSeconds(90);
+    private static final Duration OFTEN = Duration.ofMillis(50);
     // The relay's crash point names (outbox-relay RelayCrashPoints; the chaos module does not depend on the relay).
     private static final String RELAY_AFTER_READ = "relay-after-read";
     private static final String RELAY_AFTER_SEND = "relay-after-send";
@@ -142,7 +145,7 @@ public final class Catalogue {
                 : Injection.missed(b.name() + " was not running");
     }
 
-    private static Injection walBacklog(FaultContext ctx) throws Exception {
+    private static Injection walBacklog(FaultContext ctx) {
         Service relay = ctx.stack().relay;
         long at = System.nanoTime();
         relay.stop();
@@ -150,12 +153,7 @@ public final class Catalogue {
         Sleep.millis(5000);
         long piled = ctx.stack().retainedWalBytes();
         relay.start();
-        long deadline = System.nanoTime() + FIRE_WAIT.toNanos();
-        long after = ctx.stack().retainedWalBytes();
-        while (after >= piled && System.nanoTime() < deadline) {
-            Sleep.millis(500);
-            after = ctx.stack().retainedWalBytes();
-        }
+        long after = Poll.until(ctx.stack()::retainedWalBytes, wal -> wal < piled, FIRE_WAIT, Duration.ofMillis(500));
         String note = "unconfirmed WAL " + before / 1024 + " KiB at stop, " + piled / 1024 + " KiB after 5 s, "
                 + after / 1024 + " KiB after restart";
         return piled > before ? Injection.fired(at, note) : Injection.missed("no WAL piled up: " + note);
@@ -187,15 +185,10 @@ public final class Catalogue {
         String tool = TOOLS[(ctx.round() - 1) % TOOLS.length];
         long before = ctx.sandbox().injected(tool, kind);
         ctx.sandbox().faults(tool, config);
-        long deadline = System.nanoTime() + FIRE_WAIT.toNanos();
-        long fired = 0;
-        while (fired == 0 && System.nanoTime() < deadline) {
-            Sleep.millis(50);
-            fired = ctx.sandbox().injected(tool, kind) - before;
-        }
+        Poll.until(() -> ctx.sandbox().injected(tool, kind), now -> now > before, FIRE_WAIT, OFTEN);
         long at = System.nanoTime();
         ctx.sandbox().faults(tool, "{}");
-        fired = ctx.sandbox().injected(tool, kind) - before;
+        long fired = ctx.sandbox().injected(tool, kind) - before;
         List<Long> ats = new ArrayList<>();
         for (int i = 0; i < fired; i++) {
             ats.add(at);
@@ -215,11 +208,7 @@ public final class Catalogue {
         b.signal("STOP");
         // The kernel stops the process asynchronously: a state read at once may still say R (round 3 of the
         // 20-round run missed that way), so wait up to 2 s for T.
-        char state = b.procState();
-        for (int i = 0; i < 40 && state != 'T'; i++) {
-            Sleep.millis(50);
-            state = b.procState();
-        }
+        char state = Poll.until(b::procState, s -> s == 'T', Duration.ofSeconds(2), OFTEN);
         // Past the lease (the sweeper takes its calls) and the Kafka session (its partitions move to the other).
         Sleep.millis(ChaosStack.LEASE.toMillis() + 12_000);
         b.signal("CONT");
@@ -268,13 +257,7 @@ public final class Catalogue {
     }
 
     private static ResultsWatch.Answer awaitAnswer(FaultContext ctx, SentCall call) {
-        long deadline = System.nanoTime() + FIRE_WAIT.toNanos();
-        ResultsWatch.Answer answer = ctx.watch().answer(call.messageId());
-        while (answer == null && System.nanoTime() < deadline) {
-            Sleep.millis(50);
-            answer = ctx.watch().answer(call.messageId());
-        }
-        return answer;
+        return Poll.until(() -> ctx.watch().answer(call.messageId()), Objects::nonNull, FIRE_WAIT, OFTEN);
     }
 
     private static String status(ResultsWatch.Answer answer) {
@@ -284,11 +267,8 @@ public final class Catalogue {
     private static Injection poison(FaultContext ctx) {
         long at = System.nanoTime();
         List<String> keys = ctx.workload().poison(3);
-        long deadline = System.nanoTime() + FIRE_WAIT.toNanos();
-        while (!keys.stream().allMatch(ctx.watch()::deadLettered) && System.nanoTime() < deadline) {
-            Sleep.millis(100);
-        }
-        long dead = keys.stream().filter(ctx.watch()::deadLettered).count();
+        long dead = Poll.until(() -> keys.stream().filter(ctx.watch()::deadLettered).count(), n -> n == keys.size(),
+                FIRE_WAIT, OFTEN);
         return dead == keys.size() ? Injection.fired(at, dead + " poison records dead-lettered")
                 : Injection.missed(dead + " of " + keys.size() + " poison records reached the DLQ");
     }

@@ -239,11 +239,8 @@ public final class ChaosStack implements AutoCloseable {
         } else {
             broker.destroy();
         }
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (broker.isAlive() && System.nanoTime() < deadline) {
-            Sleep.millis(100);
-        }
-        if (broker.isAlive()) {
+        boolean stillAlive = Poll.until(broker::isAlive, alive -> !alive, Duration.ofSeconds(60), Duration.ofMillis(100));
+        if (stillAlive) {
             broker.destroyForcibly();
             awaitGone(List.of(broker));
         }
@@ -266,7 +263,7 @@ public final class ChaosStack implements AutoCloseable {
      * WAL the relay has not yet confirmed to its slots (current LSN − the furthest-behind slot's confirmed flush
      * LSN), in bytes: what the slots retain on its account, and it grows while the relay is down.
      */
-    public long retainedWalBytes() throws SQLException {
+    public long retainedWalBytes() {
         try (Connection c = DriverManager.getConnection(jdbcUrl(), "postgres", "");
              java.sql.Statement st = c.createStatement();
              java.sql.ResultSet rs = st.executeQuery("SELECT coalesce(max(pg_wal_lsn_diff(pg_current_wal_lsn(), "
@@ -274,6 +271,8 @@ public final class ChaosStack implements AutoCloseable {
                      + (naive ? "" : ", 'toolonce_executor_slot'") + ")")) {
             rs.next();
             return rs.getLong(1);
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot read the slots' retained WAL", e);
         }
     }
 
@@ -309,10 +308,8 @@ public final class ChaosStack implements AutoCloseable {
     }
 
     private static void awaitGone(List<ProcessHandle> processes) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (processes.stream().anyMatch(ProcessHandle::isAlive) && System.nanoTime() < deadline) {
-            Sleep.millis(100);
-        }
+        Poll.until(() -> processes.stream().anyMatch(ProcessHandle::isAlive), alive -> !alive, Duration.ofSeconds(30),
+                Duration.ofMillis(100));
     }
 
     private static String read(Path file) {
