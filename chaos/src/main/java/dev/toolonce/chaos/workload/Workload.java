@@ -26,7 +26,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
@@ -132,7 +131,11 @@ public final class Workload implements AutoCloseable {
     }
 
     private ProducerRecord<byte[], byte[]> kafka(ToolIntent intent, Kind kind) {
-        String id = UUID.randomUUID().toString();
+        return kafka(intent, kind, UUID.randomUUID().toString());
+    }
+
+    /** Produces {@code intent} under message id {@code id}; the call is judged only if the producer took it. */
+    private ProducerRecord<byte[], byte[]> kafka(ToolIntent intent, Kind kind, String id) {
         ProducerRecord<byte[], byte[]> r = intents.record(intent, id);
         sent.put(id, new SentCall(id, intent.tenantId(), opIdOf(intent), kind, System.nanoTime(), false));
         try {
@@ -276,10 +279,10 @@ public final class Workload implements AutoCloseable {
     }
 
     private SentCall sendNow(ToolIntent intent, Kind kind) {
-        ProducerRecord<byte[], byte[]> r = kafka(intent, kind);
+        String id = UUID.randomUUID().toString();
+        kafka(intent, kind, id);
         producer.flush();
-        Header id = r.headers().lastHeader(Contract.CE_ID);
-        return id == null ? null : sent.get(new String(id.value(), StandardCharsets.UTF_8));
+        return sent.get(id);
     }
 
     /** A call sent twice under two keys would not be a conflict: one more call of this round, then its conflict. */
