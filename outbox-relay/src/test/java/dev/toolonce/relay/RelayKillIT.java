@@ -99,6 +99,12 @@ class RelayKillIT {
 
     /** Writes {@code count} rows in transactions of {@code perTx}, pausing {@code pause} between them. */
     static List<Row> write(String db, String topic, String prefix, int count, int perTx, Duration pause) throws Exception {
+        return write(db, SCHEMA, topic, prefix, count, perTx, pause);
+    }
+
+    /** The same, into the outbox table of {@code schema}. */
+    static List<Row> write(String db, String schema, String topic, String prefix, int count, int perTx, Duration pause)
+            throws Exception {
         List<Row> all = new ArrayList<>(count);
         try (Connection c = RelayHarness.connect(db)) {
             for (int i = 0; i < count; i += perTx) {
@@ -106,7 +112,7 @@ class RelayKillIT {
                 for (int j = i; j < Math.min(count, i + perTx); j++) {
                     tx.add(Row.of(topic, prefix + "-" + j, "{\"seq\":" + j + ",\"batch\":\"" + prefix + "\"}"));
                 }
-                RelayHarness.insert(c, SCHEMA, tx);
+                RelayHarness.insert(c, schema, tx);
                 all.addAll(tx);
                 if (!pause.isZero()) {
                     Thread.sleep(pause.toMillis());

@@ -82,6 +82,10 @@ public final class EngineSettings {
         p.setProperty("heartbeat.action.query", HEARTBEAT_QUERY.formatted(source.slot()));
 
         p.setProperty("errors.max.retries", "0");
+        // Two relays may both find the slot free and start; the one PostgreSQL refuses ("replication slot is active")
+        // gives up after one retry 0.5 s later, instead of 6 retries 10 s apart, and goes back to standing by.
+        p.setProperty("slot.max.retries", "1");
+        p.setProperty("slot.retry.delay.ms", "500");
         p.setProperty("retriable.restart.connector.wait.ms", "500");
         return p;
     }

@@ -22,7 +22,7 @@ import io.debezium.engine.format.ChangeEventFormat;
 
 /**
  * Supervises one source on its own thread: prepares the database (migrations, slot), waits for
- * the publication, snapshots the outbox table when the slot cannot deliver its earlier rows, then
+ * the publication, stands by while another relay streams from the slot, snapshots the outbox table when the slot cannot deliver its earlier rows, then
  * runs the Debezium engine. When anything fails — a lost database connection ends the engine, a
  * Kafka send that cannot complete ends the batch — it logs why and starts over after a backoff
  * that doubles up to {@code restart-backoff-max}; any {@link Throwable} is caught per attempt,
@@ -103,6 +103,9 @@ public final class SourceRunner implements Runnable {
         slotReady = true;
         state = SourceState.WAITING_FOR_PUBLICATION;
         if (!preparation.awaitPublication(this::stopping)) {
+            return;
+        }
+        if (!preparation.awaitSlotFree(this::stopping, () -> state = SourceState.STANDBY)) {
             return;
         }
         preparation.repairSlotOlderThanPublication();

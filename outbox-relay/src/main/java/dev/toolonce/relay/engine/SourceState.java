@@ -6,6 +6,11 @@ public enum SourceState {
     PREPARING,
     /** The slot exists; the publication (or the table in it) does not yet. */
     WAITING_FOR_PUBLICATION,
+    /**
+     * Another process (a second relay of the same sources) streams from the slot; this one waits, connected, to take
+     * over the moment the slot is let go.
+     */
+    STANDBY,
     /** Publishing the rows of the outbox table that the slot cannot deliver (new or reset slot). */
     SNAPSHOTTING,
     /** The engine is being built and connected. */

@@ -15,4 +15,9 @@ package dev.toolonce.relay.engine;
  */
 public record SourceStatus(String name, String slot, boolean slotReady, boolean running, boolean databaseReachable,
                            SourceState state, String lastError) {
+
+    /** Publishing, or standing by to take over from the relay that publishes: either way, as it should be. */
+    public boolean serving() {
+        return running || state == SourceState.STANDBY;
+    }
 }

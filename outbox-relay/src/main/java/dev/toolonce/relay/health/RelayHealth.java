@@ -27,7 +27,8 @@ import dev.toolonce.relay.slot.SlotReading;
  *   <li>{@code kafka} — the cluster answered the last metadata request;</li>
  *   <li>{@code sourceDatabases} — every source database answered the last probe;</li>
  *   <li>{@code sourceEngines} — every source's Debezium engine polls its slot and has delivered
- *       recently (not preparing, snapshotting, backing off or stalled);</li>
+ *       recently (not preparing, snapshotting, backing off or stalled), or stands by while another
+ *       relay streams from the slot (a warm standby is ready: it takes over when the slot is let go);</li>
  *   <li>{@code replicationSlots} — every slot exists, is streamed from and is not invalidated, with its
  *       retained WAL and unconfirmed lag in the details;</li>
  *   <li>{@code supervisors} — every source's supervisor thread and the watchdog are alive.</li>
@@ -95,7 +96,7 @@ public class RelayHealth {
             }
             details.put(s.name(), d);
         }
-        boolean up = !statuses.isEmpty() && statuses.stream().allMatch(SourceStatus::running);
+        boolean up = !statuses.isEmpty() && statuses.stream().allMatch(SourceStatus::serving);
         return (up ? Health.up() : Health.down()).withDetails(details).build();
     }
 

@@ -29,6 +29,11 @@ final class SlotRepository {
                 'proto_version', '1', 'publication_names', ?)""";
     static final String ADVANCE_TO_NOW = """
             SELECT end_lsn::text FROM pg_replication_slot_advance(?, pg_current_wal_lsn())""";
+    /** The backend streaming from the slot, and its client, while one does. */
+    static final String SLOT_HOLDER = """
+            SELECT s.active_pid, coalesce(host(a.client_addr) || ':' || a.client_port, 'local socket')
+              FROM pg_replication_slots s LEFT JOIN pg_stat_activity a ON a.pid = s.active_pid
+             WHERE s.slot_name = ? AND s.active""";
     /** WAL the slot keeps (from restart_lsn) and has not confirmed (from confirmed_flush_lsn), in bytes. */
     static final String SLOT_STATE = """
             SELECT active, wal_status,
@@ -63,6 +68,20 @@ final class SlotRepository {
                 }
                 return Optional.of(new SlotState(rs.getBoolean(1), rs.getString(2), rs.getObject(3, Long.class),
                         rs.getObject(4, Long.class)));
+            }
+        }
+    }
+
+    /**
+     * Who streams from the slot now, as {@code "PostgreSQL backend PID n for client host:port"}; empty when nobody
+     * does (or the slot is missing).
+     */
+    static Optional<String> holder(Connection c, String slot) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(SLOT_HOLDER)) {
+            ps.setString(1, slot);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Optional.of("PostgreSQL backend PID " + rs.getInt(1) + " for client " + rs.getString(2))
+                        : Optional.empty();
             }
         }
     }

@@ -34,6 +34,8 @@ public final class SourcePreparation {
     private static final String UNDEFINED_OBJECT = "42704";
     private static final String OBJECT_IN_USE = "55006";
     private static final Duration PUBLICATION_POLL = Duration.ofSeconds(1);
+    /** How often a standby checks whether the slot was let go; it bounds the takeover delay after a crash. */
+    static final Duration STANDBY_POLL = Duration.ofMillis(200);
 
     private final Source source;
 
@@ -92,6 +94,42 @@ public final class SourcePreparation {
         try (Connection c = connect()) {
             SnapshotMarkers.markDone(c, source.slot(), rows);
         }
+    }
+
+    /**
+     * Blocks while another process streams from the slot: another relay of the same sources, run as a warm standby.
+     * PostgreSQL lets one process at a time stream from a slot, so the relay that holds it publishes and this one
+     * waits, already started and connected, to take over within {@link #STANDBY_POLL} of the slot's release (a
+     * killed relay's connection closes with its process, and PostgreSQL releases the slot at once).
+     *
+     * @param stopping  tells the wait to give up (the relay is shutting down)
+     * @param standingBy called once, when the slot is found held
+     * @return whether the slot is free (false only when stopping)
+     * @throws SQLException when the database becomes unreachable
+     */
+    public boolean awaitSlotFree(BooleanSupplier stopping, Runnable standingBy) throws SQLException,
+            InterruptedException {
+        long since = 0;
+        try (Connection c = connect()) {
+            while (!stopping.getAsBoolean()) {
+                Optional<String> holder = SlotRepository.holder(c, source.slot());
+                if (holder.isEmpty()) {
+                    if (since != 0) {
+                        log.info("Source '{}': slot '{}' was let go after {} ms on standby; taking over",
+                                source.name(), source.slot(), (System.nanoTime() - since) / 1_000_000);
+                    }
+                    return true;
+                }
+                if (since == 0) {
+                    since = System.nanoTime();
+                    standingBy.run();
+                    log.info("Source '{}': slot '{}' is streamed by {}: standing by (checking every {} ms)",
+                            source.name(), source.slot(), holder.get(), STANDBY_POLL.toMillis());
+                }
+                Thread.sleep(STANDBY_POLL.toMillis());
+            }
+        }
+        return false;
     }
 
     /**

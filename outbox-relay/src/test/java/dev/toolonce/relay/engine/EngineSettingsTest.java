@@ -61,4 +61,11 @@ class EngineSettingsTest {
                 .containsEntry("errors.max.retries", "0")
                 .containsEntry("snapshot.mode", "no_data");
     }
+
+    @Test
+    void aRelayRefusedTheSlotByAnotherGivesUpWithinASecondAndStandsBy() {
+        assertThat(EngineSettings.of(relay, source))
+                .containsEntry("slot.max.retries", "1")
+                .containsEntry("slot.retry.delay.ms", "500");
+    }
 }

@@ -46,6 +46,14 @@ class RelayHealthTest {
     }
 
     @Test
+    void aSourceOnStandbyWhileAnotherRelayStreamsItsSlotIsServed() {
+        SourceStatus standby = new SourceStatus("b", "b_slot", true, false, true, SourceState.STANDBY, null);
+        Health h = RelayHealth.engines(List.of(engine("a", true), standby));
+        assertThat(h.getStatus()).isEqualTo(Status.UP);
+        assertThat(h.getDetails().get("b")).isEqualTo(Map.of("state", "STANDBY", "running", false));
+    }
+
+    @Test
     void slotsAreUpOnlyWhenPresentActiveNotLostAndFreshlyChecked() {
         assertThat(RelayHealth.slots(List.of(slot("a", true, true, "reserved", null))).getStatus()).isEqualTo(Status.UP);
         assertThat(RelayHealth.slots(List.of(slot("a", true, false, "reserved", null))).getStatus())
