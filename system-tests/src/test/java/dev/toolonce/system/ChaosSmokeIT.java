@@ -34,7 +34,7 @@ class ChaosSmokeIT {
     @Test
     void everySmokeFaultFiresAndNoCallIsDuplicatedLostOrStuck(@TempDir Path dir) throws Exception {
         Path repo = repoRoot();
-        ChaosOptions options = ChaosOptions.parse(List.of("--smoke", "--port-base", Integer.toString(freeRange(8)),
+        ChaosOptions options = ChaosOptions.parse(List.of("--smoke", "--port-base", Integer.toString(freeRange(9)),
                 "--home", repo.resolve("system-tests/target/chaos-home").toString(),
                 "--json", dir.resolve("chaos.json").toString(), "--html", dir.resolve("chaos.html").toString()), repo);
 

@@ -37,7 +37,8 @@ public final class Catalogue {
                 ctx -> crashAt(ctx, "after-tool-before-record"));
         add(faults, "executor-kill-recorded", "executor halts after recording, before the offset commit (after-record)",
                 ctx -> crashAt(ctx, "after-record"));
-        add(faults, "relay-kill", "SIGKILL of the relay while changes stream, restarted", ctx -> killRestart(ctx.stack().relay));
+        add(faults, "relay-kill", "SIGKILL of the publishing relay while changes stream: its standby takes over, and it is "
+                + "restarted as the new standby", ctx -> killRestart(ctx.stack().publishingRelay()));
         add(faults, "relay-kill-read", "relay halts after reading a batch from the WAL, before sending it (relay-after-read)",
                 ctx -> relayCrashAt(ctx, RELAY_AFTER_READ));
         add(faults, "relay-kill-sent", "relay halts after Kafka acknowledged a batch, before the offset flush (relay-after-send)",
@@ -106,14 +107,29 @@ public final class Catalogue {
         return haltAt(ctx.stack().executorB, point, ctx.stack().crashArgs(point));
     }
 
-    /** The relay restarted with {@code point} armed; it halts there on the first batch of outbox rows. */
+    /**
+     * The publishing relay restarted with {@code point} armed while its standby is down, so that it takes every slot;
+     * then the standby is started again. The armed relay halts at the point on its first batch of outbox rows, the
+     * standby takes over, and the halted relay is restarted clean as the new standby.
+     */
     private static Injection relayCrashAt(FaultContext ctx, String point) {
-        return haltAt(ctx.stack().relay, point, ChaosStack.faultInjectionArgs(point));
+        Service armed = ctx.stack().publishingRelay();
+        Service standby = ctx.stack().otherRelay(armed);
+        standby.stop();
+        armed.stop();
+        armed.startArmed(ChaosStack.faultInjectionArgs(point));
+        standby.start();
+        return awaitHalt(armed, point);
     }
 
     private static Injection haltAt(Service service, String point, List<String> armed) {
         service.stop();
         service.startArmed(armed);
+        return awaitHalt(service, point);
+    }
+
+    /** Waits for an armed service to halt at {@code point}, then restarts it without the fault-injection setting. */
+    private static Injection awaitHalt(Service service, String point) {
         int exit = service.awaitOwnExit(FIRE_WAIT);
         long at = System.nanoTime();
         if (exit == -1) {
@@ -145,14 +161,15 @@ public final class Catalogue {
                 : Injection.missed(b.name() + " was not running");
     }
 
+    /** Both relays stopped, so that nothing streams from the slots while the WAL piles up; then both started again. */
     private static Injection walBacklog(FaultContext ctx) {
-        Service relay = ctx.stack().relay;
+        List<Service> relays = ctx.stack().relays();
         long at = System.nanoTime();
-        relay.stop();
+        relays.forEach(Service::stop);
         long before = ctx.stack().retainedWalBytes();
         Sleep.millis(5000);
         long piled = ctx.stack().retainedWalBytes();
-        relay.start();
+        relays.forEach(Service::start);
         long after = Poll.until(ctx.stack()::retainedWalBytes, wal -> wal < piled, FIRE_WAIT, Duration.ofMillis(500));
         String note = "unconfirmed WAL " + before / 1024 + " KiB at stop, " + piled / 1024 + " KiB after 5 s, "
                 + after / 1024 + " KiB after restart";

@@ -12,11 +12,13 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
 
 /**
  * The experiment's stack, every part its own OS process under its own {@code TOOLONCE_HOME}: PostgreSQL and Kafka
  * by {@code deploy/local/stack.sh infra-up} (what {@code ./toolonce up} runs), then the sandbox, the result
- * consumer, the relay and two executors (or, for the unsafe baseline, two naive executors) started here from
+ * consumer, two relays (one publishes, the other is its warm standby) and two executors (or, for the unsafe baseline, two naive executors) started here from
  * their jars with the environment stack.sh gives them, so that each can be killed and restarted by PID. The
  * infrastructure faults are those an operator meets: SIGKILL of the postmaster or the broker, a clean restart of
  * either, then {@code stack.sh infra-up} on the same ports and data.
@@ -24,6 +26,7 @@ import java.util.Map;
 public final class ChaosStack implements AutoCloseable {
     private static final String VERSION = "0.1.0-SNAPSHOT";
     private static final String PG_BIN = "/usr/lib/postgresql/15/bin";
+    private static final ObjectMapper JSON = new ObjectMapper();
     /** Short lease and read timeouts, so that a zombie's lease runs out and a stall outlasts the timeout in seconds. */
     public static final Duration LEASE = Duration.ofSeconds(12);
     public static final Duration READ_TIMEOUT = Duration.ofSeconds(3);
@@ -38,7 +41,9 @@ public final class ChaosStack implements AutoCloseable {
     private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
     public final Service sandbox;
     public final Service consumer;
+    /** The relays: for each source, the one that holds the slot publishes and the other stands by. */
     public final Service relay;
+    public final Service relayStandby;
     /** The executor that stays up through the executor faults. */
     public final Service executorA;
     /** The executor that is armed, crashed, stopped and restarted. */
@@ -61,11 +66,13 @@ public final class ChaosStack implements AutoCloseable {
         consumer = service("inbox-consumer", "inbox-consumer", ports.consumer(), env, List.of());
         // Without ToolOnce's executor there is no executor outbox (its migration creates the publication the relay
         // waits for): the baseline's relay carries the agent's outbox alone.
-        relay = service("outbox-relay", "outbox-relay", ports.relay(), env, naive ? List.of(
+        List<String> relaySources = naive ? List.of(
                 "--toolonce.relay.sources[0].name=agent", "--toolonce.relay.sources[0].jdbc-url=" + jdbcUrl(),
                 "--toolonce.relay.sources[0].username=postgres", "--toolonce.relay.sources[0].slot=toolonce_agent_slot",
                 "--toolonce.relay.sources[0].publication=toolonce_agent_outbox",
-                "--toolonce.relay.sources[0].table=agent.outbox_event") : List.of());
+                "--toolonce.relay.sources[0].table=agent.outbox_event") : List.of();
+        relay = service("outbox-relay", "outbox-relay", ports.relay(), env, relaySources);
+        relayStandby = service("outbox-relay-b", "outbox-relay", ports.relayStandby(), env, relaySources);
         if (naive) {
             executorA = naiveExecutor("naive-executor-a", env);
             executorB = naiveExecutor("naive-executor-b", env);
@@ -149,6 +156,7 @@ public final class ChaosStack implements AutoCloseable {
             endpoints.put(executorB.name(), prometheus(ports.executorB()));
         }
         endpoints.put(relay.name(), prometheus(ports.relay()));
+        endpoints.put(relayStandby.name(), prometheus(ports.relayStandby()));
         endpoints.put(consumer.name(), prometheus(ports.consumer()));
         return endpoints;
     }
@@ -180,9 +188,47 @@ public final class ChaosStack implements AutoCloseable {
         }
     }
 
-    /** In start order: the relay waits for the executor's outbox publication, which the executor's migration creates. */
+    /**
+     * The relay that publishes the results (the executor's outbox; the agent's in the baseline), by what its
+     * {@code /ready} says; the first relay when neither says so (both down).
+     */
+    public Service publishingRelay() {
+        String source = naive ? "agent" : "executor";
+        for (Service r : relays()) {
+            JsonNode ready = readyJson(r);
+            for (JsonNode s : ready.path("sources")) {
+                if (source.equals(s.path("name").asString("")) && "RUNNING".equals(s.path("state").asString(""))) {
+                    return r;
+                }
+            }
+        }
+        return relay;
+    }
+
+    /** The relay that is not {@code r}. */
+    public Service otherRelay(Service r) {
+        return r == relay ? relayStandby : relay;
+    }
+
+    public List<Service> relays() {
+        return List.of(relay, relayStandby);
+    }
+
+    private static JsonNode readyJson(Service s) {
+        String body = s.readyBody();
+        try {
+            return body.isEmpty() ? JSON.missingNode() : JSON.readTree(body);
+        } catch (RuntimeException e) {
+            return JSON.missingNode();
+        }
+    }
+
+    /**
+     * In start order: the relays wait for the executor's outbox publication, which the executor's migration creates;
+     * the first relay started takes the slots, the second stands by.
+     */
     private List<Service> all() {
-        return List.of(sandbox, executorA, executorB, consumer, relay);
+        return List.of(sandbox, executorA, executorB, consumer, relay, relayStandby);
     }
 
     /** Stops every service (SIGTERM) and then PostgreSQL and Kafka ({@code stack.sh down}). */

@@ -4,11 +4,11 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The experiment's own ports, eight in a row from {@code base}, so that it never meets the stack of
+ * The experiment's own ports, nine in a row from {@code base}, so that it never meets the stack of
  * {@code ./toolonce up} (25432, 29092, 18080–18083) on the same machine.
  */
 public record Ports(int pg, int kafka, int controller, int sandbox, int executorA, int relay, int consumer,
-                    int executorB) {
+                    int executorB, int relayStandby) {
 
     /** Default base of {@code ./toolonce chaos}. */
     public static final int DEFAULT_BASE = 22400;
@@ -17,7 +17,8 @@ public record Ports(int pg, int kafka, int controller, int sandbox, int executor
         if (base < 1024 || base > 65_000) {
             throw new IllegalArgumentException("--port-base must be between 1024 and 65000, was " + base);
         }
-        return new Ports(base, base + 1, base + 2, base + 3, base + 4, base + 5, base + 6, base + 7);
+        return new Ports(base, base + 1, base + 2, base + 3, base + 4, base + 5, base + 6, base + 7,
+                base + 8);
     }
 
     /** The port variables of {@code deploy/local/stack.sh}. */

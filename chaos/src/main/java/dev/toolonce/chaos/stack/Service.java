@@ -130,6 +130,22 @@ public final class Service {
         }
     }
 
+    /** The body of its ready URL (200 or 503 alike), or an empty string when it does not answer. */
+    public String readyBody() {
+        if (readyUrl == null || !alive()) {
+            return "";
+        }
+        try {
+            HttpRequest r = HttpRequest.newBuilder(URI.create(readyUrl)).timeout(Duration.ofSeconds(2)).GET().build();
+            return HTTP.send(r, HttpResponse.BodyHandlers.ofString()).body();
+        } catch (IOException e) {
+            return "";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** @return the running JVM's PID; throws if it is not running */
     public long pid() {
         if (process == null || !process.isAlive()) {
