@@ -6,7 +6,11 @@ import dev.toolonce.schemas.InputBounds;
 import dev.toolonce.schemas.ResultStatus;
 import dev.toolonce.schemas.ToolIntent;
 import dev.toolonce.schemas.ToolResult;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Savepoint;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
 import tools.jackson.databind.JsonNode;
 
@@ -110,16 +114,71 @@ public final class StepResults {
         return InputBounds.identifier(s, InputBounds.MAX_ID_CHARS);
     }
 
-    /** Must run in the inbox transaction. @return whether a step changed */
+    /**
+     * Must run in the inbox transaction. A result can arrive before its step is visible: logical decoding sends a
+     * transaction once its commit is in the WAL, and PostgreSQL makes the commit visible to other sessions a moment
+     * later, a moment that a busy machine stretches to tens of milliseconds, enough for a whole round trip through
+     * the executor. So a result that finds no step waits for any insert of that step still in flight ({@link
+     * #stepInFlight}) and is applied once more; only then is it logged as unapplied.
+     *
+     * @return whether a step changed
+     */
     public boolean apply(ToolResult r) {
-        boolean applied = r.taskId() != null && r.stepId() != null && jdbc.update(apply, r.status().name(),
+        boolean named = r.taskId() != null && r.stepId() != null;
+        boolean applied = named && update(r);
+        if (named && !applied && stepInFlight(r)) {
+            applied = update(r);
+        }
+        jdbc.update(log, r.messageId(), r.intentMessageId(), r.taskId(), r.stepId(), r.status().name(),
+                r.callVersion(), applied, applied ? "applied" : reason(r));
+        return applied;
+    }
+
+    private boolean update(ToolResult r) {
+        return jdbc.update(apply, r.status().name(),
                 r.callVersion(), r.externalObjectId(), r.result() == null ? null : r.result().toString(),
                 r.error() == null ? null : r.error().code(), r.error() == null ? null : r.error().message(),
                 r.messageId(), r.taskId(), r.stepId(), r.tenantId(), r.tool(), r.operation(), r.idempotencyKey(),
                 r.callVersion(), r.status().name(), r.intentMessageId(), r.status().name(), errorCode(r)) == 1;
-        jdbc.update(log, r.messageId(), r.intentMessageId(), r.taskId(), r.stepId(), r.status().name(),
-                r.callVersion(), applied, applied ? "applied" : reason(r));
-        return applied;
+    }
+
+    /**
+     * Whether the step that {@code r} names exists now, waiting first for any transaction that is inserting it. It
+     * tries the step's own insert and undoes it: PostgreSQL makes an insert that meets an uncommitted (or
+     * committed but not yet visible) row of the same key wait for that transaction, and then reports the conflict
+     * if it committed. The probe runs on the caller's connection, under a savepoint when a transaction is open.
+     */
+    private boolean stepInFlight(ToolResult r) {
+        Boolean exists = jdbc.execute((ConnectionCallback<Boolean>) c -> {
+            boolean standalone = c.getAutoCommit();
+            Savepoint savepoint = null;
+            if (standalone) {
+                c.setAutoCommit(false);
+            } else {
+                savepoint = c.setSavepoint();
+            }
+            try (PreparedStatement ps = c.prepareStatement(open)) {
+                ps.setString(1, r.taskId());
+                ps.setString(2, r.stepId());
+                ps.setString(3, r.tenantId());
+                ps.setString(4, r.tool());
+                ps.setString(5, r.operation());
+                ps.setString(6, r.idempotencyKey());
+                ps.setString(7, r.intentMessageId());
+                return ps.executeUpdate() == 0;
+            } catch (SQLException refused) {
+                return false; // a result whose scope could not even be a step's (the probe broke a constraint)
+            } finally {
+                if (standalone) {
+                    c.rollback();
+                    c.setAutoCommit(true);
+                } else {
+                    c.rollback(savepoint);
+                    c.releaseSavepoint(savepoint);
+                }
+            }
+        });
+        return Boolean.TRUE.equals(exists);
     }
 
     private static String errorCode(ToolResult r) {

@@ -69,6 +69,12 @@ abstract class StepResultsContract {
                 "2026-01-01T00:00:00Z");
     }
 
+    private static ToolResult committedFor(String task, String key, String intent) {
+        return new ToolResult(UUID.randomUUID().toString(), intent, "acme", "payments", "charge", key,
+                "sha256:" + "a".repeat(64), task, "1", 1, ResultStatus.COMMITTED, "ch_1", null, null, 1, false,
+                "2026-01-01T00:00:00Z");
+    }
+
     private ToolResult committed(long version) {
         return result(version, ResultStatus.COMMITTED, intentId, null);
     }
@@ -126,6 +132,47 @@ abstract class StepResultsContract {
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    @Test
+    void aResultThatArrivesBeforeItsStepIsVisibleWaitsForTheStepsTransactionAndIsApplied() throws Exception {
+        TransactionTemplate tx = new TransactionTemplate(new DataSourceTransactionManager(db));
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try (Connection publishing = db.getConnection()) {
+            publishing.setAutoCommit(false);
+            String intent = new IntentPublisher(schema(), Contract.INTENTS_TOPIC, "/it/agent").publish(publishing,
+                    new ToolIntent(null, "acme", "payments", "charge", "k-early",
+                            JsonNodeFactory.instance.objectNode().put("amount", 1), "early", "1", null));
+            // Not committed yet: the result overtakes the step's transaction, as it can when logical decoding sends a
+            // commit before PostgreSQL makes it visible.
+            Future<Boolean> early = pool.submit(() -> tx.execute(s -> steps.apply(committedFor("early", "k-early", intent))));
+            await("the result waits for the step's transaction").atMost(Duration.ofSeconds(10))
+                    .until(() -> waitingOnALock(db) >= 1);
+            assertThat(early.isDone()).isFalse();
+            publishing.commit();
+
+            assertThat(early.get(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(jdbc.queryForObject("SELECT status FROM " + schema()
+                    + ".agent_step WHERE task_id = 'early' AND step_id = '1'", String.class)).isEqualTo("COMMITTED");
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void aResultForAStepThatNeverExistsChangesNothingAndLeavesNoStepBehind() {
+        TransactionTemplate tx = new TransactionTemplate(new DataSourceTransactionManager(db));
+        ToolResult inTransaction = committedFor("nowhere", "k-nowhere", "intent-of-nobody");
+        ToolResult standalone = committedFor("nowhere", "k-nowhere", "intent-of-nobody");
+
+        Boolean appliedInTransaction = tx.execute(s -> steps.apply(inTransaction));
+        assertThat(appliedInTransaction).isFalse();
+        assertThat(steps.apply(standalone)).isFalse();
+
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM " + schema() + ".agent_step WHERE task_id = 'nowhere'",
+                Integer.class)).isZero();
+        assertThat(reasonLogged(inTransaction)).contains("no step");
+        assertThat(reasonLogged(standalone)).contains("no step");
     }
 
     @Test
