@@ -30,9 +30,17 @@ public final class Oracle {
             SELECT count(*) FROM agent.agent_step WHERE tenant_id = ? AND status = 'PENDING'
             """;
     static final String STEP_EXISTS = "SELECT 1 FROM agent.agent_step WHERE intent_message_id = ?";
+    /**
+     * Calls neither final nor in review. An original in {@code COMPENSATING} whose compensation is in review waits for
+     * that review by design (the operator's decision on the compensation settles it), so it is not stuck.
+     */
     static final String STUCK = """
-            SELECT count(*) FROM executor.tool_call
-             WHERE tenant_id = ? AND state NOT IN ('COMMITTED', 'FAILED_FINAL', 'NEEDS_REVIEW', 'COMPENSATED')
+            SELECT count(*) FROM executor.tool_call c
+             WHERE c.tenant_id = ? AND c.state NOT IN ('COMMITTED', 'FAILED_FINAL', 'NEEDS_REVIEW', 'COMPENSATED')
+               AND NOT (c.state = 'COMPENSATING' AND EXISTS (
+                   SELECT 1 FROM executor.tool_call k
+                    WHERE k.tenant_id = c.tenant_id AND k.tool = c.tool AND k.operation = c.operation || '.compensate'
+                      AND k.idempotency_key = c.idempotency_key AND k.state = 'NEEDS_REVIEW'))
             """;
     static final String TASKS = "SELECT count(*) FROM agent.agent_task WHERE tenant_id = ?";
     static final String OPEN_TASKS = """
