@@ -22,11 +22,12 @@ import io.debezium.engine.format.ChangeEventFormat;
 
 /**
  * Supervises one source on its own thread: prepares the database (migrations, slot), waits for
- * the publication, stands by while another relay streams from the slot, snapshots the outbox table when the slot cannot deliver its earlier rows, then
- * runs the Debezium engine. When anything fails — a lost database connection ends the engine, a
- * Kafka send that cannot complete ends the batch — it logs why and starts over after a backoff
- * that doubles up to {@code restart-backoff-max}; any {@link Throwable} is caught per attempt,
- * so the thread only ends when the relay stops.
+ * the publication, stands by while another relay streams from the slot, snapshots the outbox
+ * table when the slot cannot deliver its earlier rows, then runs the Debezium engine. When
+ * anything fails — a lost database connection ends the engine, a Kafka send that cannot complete
+ * ends the batch — it logs why and starts over after a backoff that doubles up to
+ * {@code restart-backoff-max}; any {@link Throwable} is caught per attempt, so the thread only
+ * ends when the relay stops.
  *
  * <p>A watchdog ({@link #checkProgress}) restarts an engine that claims to poll but has
  * delivered nothing, not even a heartbeat, for {@link #stallAfter()}.
