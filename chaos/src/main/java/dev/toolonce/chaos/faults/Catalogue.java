@@ -131,7 +131,9 @@ public final class Catalogue {
     /** Waits for an armed service to halt at {@code point}, then restarts it without the fault-injection setting. */
     private static Injection awaitHalt(Service service, String point) {
         int exit = service.awaitOwnExit(FIRE_WAIT);
-        long at = System.nanoTime();
+        // The halt may have happened a while ago (a relay can halt while its standby is still starting): recovery
+        // counts from the halt itself.
+        long at = service.exitedNanos(System.nanoTime());
         if (exit == -1) {
             service.stop();
             service.start();

@@ -32,6 +32,8 @@ public final class Service {
     private final Path runDir;
     private final Path logFile;
     private Process process;
+    /** When the current process was seen to exit ({@link System#nanoTime()}), or 0 while it runs. */
+    private volatile long exitedNanos;
 
     /**
      * @param readyUrl GET answering 200 once the service works, or null for a service without HTTP (the naive
@@ -83,6 +85,13 @@ public final class Service {
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()));
             pb.environment().putAll(env);
             process = pb.start();
+            exitedNanos = 0;
+            Process started = process;
+            started.onExit().thenRun(() -> {
+                if (process == started) {
+                    exitedNanos = System.nanoTime();
+                }
+            });
             Files.writeString(runDir.resolve(name + ".pid"), Long.toString(process.pid()));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start " + name + " from " + jar, e);
@@ -189,6 +198,15 @@ public final class Service {
      */
     public int awaitOwnExit(Duration timeout) {
         return waitExit(timeout) ? process.exitValue() : -1;
+    }
+
+    /**
+     * When the process exited by itself ({@link System#nanoTime()} as the JVM's process reaper saw it), or {@code
+     * fallback} when that is not known.
+     */
+    public long exitedNanos(long fallback) {
+        long at = exitedNanos;
+        return at == 0 ? fallback : at;
     }
 
     /** Sends a signal by PID ({@code kill -STOP}, {@code -CONT}); Java has no API for these. */
