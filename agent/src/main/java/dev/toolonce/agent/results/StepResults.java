@@ -10,6 +10,7 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Savepoint;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.springframework.jdbc.core.ArgumentPreparedStatementSetter;
 import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
 import tools.jackson.databind.JsonNode;
@@ -38,6 +39,7 @@ public final class StepResults {
                AND (? <> 'REJECTED' OR intent_message_id = ?)
                AND NOT (? = 'REJECTED' AND coalesce(?, '') = 'MESSAGE_ID_REUSED')
             """;
+    private static final String STEP_VISIBLE = "SELECT count(*) FROM %s.agent_step WHERE task_id = ? AND step_id = ?";
     private static final String LOG = """
             INSERT INTO %s.step_result_log (result_message_id, intent_message_id, task_id, step_id, status,
                 call_version, applied, reason)
@@ -55,6 +57,7 @@ public final class StepResults {
     private final JdbcTemplate jdbc;
     private final String open;
     private final String apply;
+    private final String stepVisible;
     private final String log;
     private final String deadLettered;
     /** Shared (it is thread-safe): a store is also built per publish by {@code IntentPublisher}. */
@@ -64,6 +67,7 @@ public final class StepResults {
         this.jdbc = jdbc;
         this.open = OPEN.formatted(schema);
         this.apply = APPLY.formatted(schema);
+        this.stepVisible = STEP_VISIBLE.formatted(schema);
         this.log = LOG.formatted(schema);
         this.deadLettered = DEAD_LETTERED.formatted(schema);
     }
@@ -73,8 +77,13 @@ public final class StepResults {
      * outbox row); the step table's only insert, so that it has one home (docs/protocol.md §20).
      */
     public void open(ToolIntent intent, String intentMessageId) {
-        jdbc.update(open, intent.taskId(), intent.stepId(), intent.tenantId(), intent.tool(), intent.operation(),
-                intent.idempotencyKey(), intentMessageId);
+        jdbc.update(open, openArgs(intent.taskId(), intent.stepId(), intent.tenantId(), intent.tool(),
+                intent.operation(), intent.idempotencyKey(), intentMessageId));
+    }
+
+    private static Object[] openArgs(String taskId, String stepId, String tenantId, String tool, String operation,
+                                     String idempotencyKey, String intentMessageId) {
+        return new Object[] {taskId, stepId, tenantId, tool, operation, idempotencyKey, intentMessageId};
     }
 
     /**
@@ -118,7 +127,8 @@ public final class StepResults {
      * Must run in the inbox transaction. A result can arrive before its step is visible: logical decoding sends a
      * transaction once its commit is in the WAL, and PostgreSQL makes the commit visible to other sessions a moment
      * later, a moment that a busy machine stretches to tens of milliseconds, enough for a whole round trip through
-     * the executor. So a result that finds no step waits for any insert of that step still in flight ({@link
+     * the executor. So a result that changed nothing and finds no step at all (not a stale or misaddressed result,
+     * which finds its step and is refused by the guard) waits for any insert of that step still in flight ({@link
      * #stepInFlight}) and is applied once more; only then is it logged as unapplied.
      *
      * @return whether a step changed
@@ -126,7 +136,7 @@ public final class StepResults {
     public boolean apply(ToolResult r) {
         boolean named = r.taskId() != null && r.stepId() != null;
         boolean applied = named && update(r);
-        if (named && !applied && stepInFlight(r)) {
+        if (named && !applied && !stepVisible(r) && stepInFlight(r)) {
             applied = update(r);
         }
         jdbc.update(log, r.messageId(), r.intentMessageId(), r.taskId(), r.stepId(), r.status().name(),
@@ -140,6 +150,11 @@ public final class StepResults {
                 r.error() == null ? null : r.error().code(), r.error() == null ? null : r.error().message(),
                 r.messageId(), r.taskId(), r.stepId(), r.tenantId(), r.tool(), r.operation(), r.idempotencyKey(),
                 r.callVersion(), r.status().name(), r.intentMessageId(), r.status().name(), errorCode(r)) == 1;
+    }
+
+    private boolean stepVisible(ToolResult r) {
+        Integer n = jdbc.queryForObject(stepVisible, Integer.class, r.taskId(), r.stepId());
+        return n != null && n > 0;
     }
 
     /**
@@ -158,13 +173,8 @@ public final class StepResults {
                 savepoint = c.setSavepoint();
             }
             try (PreparedStatement ps = c.prepareStatement(open)) {
-                ps.setString(1, r.taskId());
-                ps.setString(2, r.stepId());
-                ps.setString(3, r.tenantId());
-                ps.setString(4, r.tool());
-                ps.setString(5, r.operation());
-                ps.setString(6, r.idempotencyKey());
-                ps.setString(7, r.intentMessageId());
+                new ArgumentPreparedStatementSetter(openArgs(r.taskId(), r.stepId(), r.tenantId(), r.tool(),
+                        r.operation(), r.idempotencyKey(), r.intentMessageId())).setValues(ps);
                 return ps.executeUpdate() == 0;
             } catch (SQLException refused) {
                 return false; // a result whose scope could not even be a step's (the probe broke a constraint)
