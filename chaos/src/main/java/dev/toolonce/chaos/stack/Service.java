@@ -128,11 +128,17 @@ public final class Service {
                 return false;
             }
         }
+        HttpResponse<String> r = getReady();
+        return r != null && r.statusCode() == 200;
+    }
+
+    /** GET of the ready URL; null when the service does not answer. */
+    private HttpResponse<String> getReady() {
         try {
             HttpRequest r = HttpRequest.newBuilder(URI.create(readyUrl)).timeout(Duration.ofSeconds(2)).GET().build();
-            return HTTP.send(r, HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+            return HTTP.send(r, HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
-            return false;
+            return null;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
@@ -144,15 +150,8 @@ public final class Service {
         if (readyUrl == null || !alive()) {
             return "";
         }
-        try {
-            HttpRequest r = HttpRequest.newBuilder(URI.create(readyUrl)).timeout(Duration.ofSeconds(2)).GET().build();
-            return HTTP.send(r, HttpResponse.BodyHandlers.ofString()).body();
-        } catch (IOException e) {
-            return "";
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        HttpResponse<String> r = getReady();
+        return r == null ? "" : r.body();
     }
 
     /** @return the running JVM's PID; throws if it is not running */
