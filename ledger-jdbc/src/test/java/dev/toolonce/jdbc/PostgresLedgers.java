@@ -14,7 +14,7 @@ import org.springframework.jdbc.datasource.DriverManagerDataSource;
 final class PostgresLedgers {
     static final String SCHEMA = "executor";
     static final String EXECUTOR_MIGRATIONS = "tool-executor/src/main/resources/db/migration/executor";
-    static final String AGENT_MIGRATIONS = "agent/src/main/resources/db/migration/agent";
+    static final String AGENT_MIGRATIONS = "agent/src/main/resources/dev/toolonce/agent/db/migration";
 
     private PostgresLedgers() {
     }

@@ -1,5 +1,6 @@
 package dev.toolonce.agent.results;
 
+import dev.toolonce.agent.AgentSchema;
 import dev.toolonce.testsupport.TestStack;
 import java.util.Map;
 import javax.sql.DataSource;
@@ -12,7 +13,7 @@ class PostgresStepResultsIT extends StepResultsContract {
     protected DataSource newAgentDatabase() {
         String url = TestStack.get().freshDatabase("step_results");
         Flyway.configure().dataSource(url, "postgres", "").schemas(schema()).defaultSchema(schema())
-                .locations("classpath:db/migration/agent").placeholders(Map.of("publication", "step_results_pub"))
+                .locations(AgentSchema.MIGRATIONS).placeholders(Map.of("publication", "step_results_pub"))
                 .load().migrate();
         return new DriverManagerDataSource(url, "postgres", "");
     }

@@ -3,6 +3,7 @@ package dev.toolonce.agent.task;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.toolonce.agent.AgentSchema;
 import dev.toolonce.agent.publish.IntentPublisher;
 import dev.toolonce.agent.results.ResultListener;
 import dev.toolonce.agent.results.StepResults;
@@ -48,7 +49,7 @@ class TaskEngineIT {
     void setUp() {
         String url = TestStack.get().freshDatabase("tasks");
         Flyway.configure().dataSource(url, "postgres", "").schemas(SCHEMA).defaultSchema(SCHEMA)
-                .locations("classpath:db/migration/agent").placeholders(Map.of("publication", "tasks_pub"))
+                .locations(AgentSchema.MIGRATIONS).placeholders(Map.of("publication", "tasks_pub"))
                 .load().migrate();
         DriverManagerDataSource ds = new DriverManagerDataSource(url, "postgres", "");
         jdbc = new JdbcTemplate(ds);

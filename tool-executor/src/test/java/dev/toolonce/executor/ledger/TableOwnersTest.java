@@ -50,7 +50,7 @@ class TableOwnersTest {
     void everyTableOfTheExecutorAndAgentMigrationsHasAnOwner() throws IOException {
         Set<String> tables = new TreeSet<>();
         tables.addAll(createdIn("tool-executor/src/main/resources/db/migration/executor"));
-        tables.addAll(createdIn("agent/src/main/resources/db/migration/agent"));
+        tables.addAll(createdIn("agent/src/main/resources/dev/toolonce/agent/db/migration"));
 
         assertThat(tables).as("the migrations are found").contains("tool_call", "agent_step");
         assertThat(OWNERS.keySet()).as("every table has one owner, and no owner names a table that does not exist")
