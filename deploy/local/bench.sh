@@ -25,8 +25,11 @@ stale() {
       -type f -newer "$jar" -print -quit)" ]]
 }
 
+# The status is read whole before it is matched: under pipefail, `status | grep -q` fails whenever grep exits at
+# its first match before status has written everything (SIGPIPE), and would report a stopped stack as running.
+status="$("$STACK" status)"
 running=0
-"$STACK" status | grep -q ' stopped' || running=1
+[[ "$status" == *' stopped'* ]] || running=1
 if [[ $running -eq 1 ]]; then
   # The services are already running their jars: rebuild only the bench, never the jars under them.
   if stale bench; then
@@ -47,7 +50,7 @@ if [[ -n "${BENCH_HELP:-}" ]]; then exec java -jar "$JAR" --help; fi
 
 started_here=0
 if [[ $running -eq 0 ]]; then
-  if "$STACK" status | grep -q ' running'; then
+  if [[ "$status" == *' running'* ]]; then
     echo "[bench] part of the stack is running: starting the rest, and leaving all of it up afterwards"
   else
     started_here=1

@@ -30,7 +30,8 @@ if [[ $stale -eq 1 ]]; then
 fi
 
 started_here=1
-if "$STACK" status | grep -q ' running'; then
+status="$("$STACK" status)"  # read whole, then matched: a pipe into grep -q can fail under pipefail (SIGPIPE)
+if [[ "$status" == *' running'* ]]; then
   started_here=0
   echo "[demo] a stack is already running: using it and leaving it up afterwards"
 fi

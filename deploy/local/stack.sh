@@ -44,8 +44,10 @@ port_of() { [[ -f "$RUN/$1.port" ]] && cat "$RUN/$1.port" || true; }
 # (guards against a recycled PID).
 alive() {
   local pid; pid="$(pid_of "$1")"
-  [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null &&
-    tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -qF -- "$2"
+  [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null || return 1
+  # read whole, then matched: `tr | grep -q` fails under pipefail when grep exits before tr has written (SIGPIPE)
+  local cmdline; cmdline="$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null)" || return 1
+  [[ "$cmdline" == *"$2"* ]]
 }
 
 # stop_pid NAME MARKER: SIGTERM, wait up to 20 s, then SIGKILL.
@@ -68,7 +70,7 @@ stop_pid() {
 # connecting: the default ports lie in the ephemeral range, where a connect() to a port nobody
 # listens on can succeed by connecting the socket to itself.
 listening() {
-  if command -v ss >/dev/null; then ss -Hltn "sport = :$1" | grep -q .; return; fi
+  if command -v ss >/dev/null; then [[ -n "$(ss -Hltn "sport = :$1")" ]]; return; fi
   local hex; hex="$(printf ':%04X' "$1")"  # no ss: read the kernel's table (state 0A = LISTEN)
   awk -v p="$hex" '$4 == "0A" && substr($2, length($2) - 4) == p { f = 1 } END { exit !f }' \
     /proc/net/tcp /proc/net/tcp6 2>/dev/null
