@@ -23,6 +23,7 @@ class BenchOptionsTest {
         assertThat(o.relayRates()).containsExactly(1000.0, 5000.0);
         assertThat(o.backlog()).isEqualTo(50_000);
         assertThat(o.clients()).isEqualTo(16);
+        assertThat(o.warmup()).as("a first bench is warmed before it is timed").isEqualTo(2_000);
         assertThat(o.target().pgUrl()).isEqualTo("jdbc:postgresql://h:1/db");
         assertThat(o.target().runDir()).isEqualTo(Path.of("/x", "run"));
     }
@@ -33,7 +34,9 @@ class BenchOptionsTest {
         assertThat(o.burst()).isEqualTo(42);
         assertThat(o.seconds()).isEqualTo(Duration.ofSeconds(3));
         assertThat(o.backlog()).isEqualTo(2_000);
+        assertThat(o.warmup()).isEqualTo(100);
         assertThat(o.phases()).containsExactly(Phase.BURST, Phase.LOADS);
+        assertThat(BenchOptions.parse(List.of("--warmup", "0"), ENV).warmup()).as("0 skips the warm-up").isZero();
         assertThat(o.target().pids()).containsEntry("kafka", 7L);
     }
 

@@ -39,6 +39,8 @@ class BenchSmokeIT {
         JsonNode r = JsonMapper.builder().build().readTree(Files.readString(json));
 
         assertThat(r.path("lost").asLong()).isZero();
+        assertThat(r.path("warmup").path("intents").asLong()).as("warmed before the first timed phase").isEqualTo(100);
+        assertThat(r.path("warmup").path("unanswered").asLong()).isZero();
         assertThat(r.path("commit").path("commits").asLong()).isPositive();
         assertThat(r.path("relay").path("runs")).hasSize(2).allSatisfy(run -> {
             assertThat(run.path("sent").asLong()).isPositive();

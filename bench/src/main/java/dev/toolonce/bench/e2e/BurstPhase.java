@@ -51,21 +51,41 @@ public final class BurstPhase {
             boolean relayReset = quietly(relay::reset) != null;
             resources.start();
             long first = System.nanoTime();
-            AtomicReference<Exception> failure = new AtomicReference<>();
-            for (int i = 0; i < count; i++) {
-                String id = UUID.randomUUID().toString();
-                sentAt.put(id, System.nanoTime());
-                producer.send(records.record(intents.intent("burst-" + i, "burst-" + i), id),
-                        (meta, e) -> failure.compareAndSet(null, e));
-            }
-            producer.flush();
-            if (failure.get() != null) {
-                throw new IllegalStateException("the burst could not be produced", failure.get());
-            }
+            produce(producer, count, "burst-", sentAt);
             System.out.printf("    produced %d intents in %d ms%n", count, (System.nanoTime() - first) / 1_000_000);
             long answered = results.awaitAll(sentAt.keySet(), timeout, "results");
             List<ResourceUse> used = resources.stop(answered);
             return result(sentAt, results, answered, first, used, relayReset ? quietly(relay::latency) : null);
+        }
+    }
+
+    /**
+     * The same path untimed, to warm a stack that has just started (every service compiles its hot path in its first
+     * seconds): {@code count} intents whose tasks are named {@code warm-…}, every result awaited, nothing measured.
+     *
+     * @return how many results did not arrive within {@code timeout}
+     */
+    public long warm(int count, Duration timeout) throws Exception {
+        Map<String, Long> sentAt = new LinkedHashMap<>();
+        try (TopicWatcher results = new TopicWatcher(target.kafkaBootstrap(), Contract.RESULTS_TOPIC,
+                new ResultReader(intents.tenant())).start();
+             KafkaProducer<byte[], byte[]> producer = producer()) {
+            produce(producer, count, "warm-burst-", sentAt);
+            return count - results.awaitAll(sentAt.keySet(), timeout, "warm-up results");
+        }
+    }
+
+    private void produce(KafkaProducer<byte[], byte[]> producer, int count, String prefix, Map<String, Long> sentAt) {
+        AtomicReference<Exception> failure = new AtomicReference<>();
+        for (int i = 0; i < count; i++) {
+            String id = UUID.randomUUID().toString();
+            sentAt.put(id, System.nanoTime());
+            producer.send(records.record(intents.intent(prefix + i, prefix + i), id),
+                    (meta, e) -> failure.compareAndSet(null, e));
+        }
+        producer.flush();
+        if (failure.get() != null) {
+            throw new IllegalStateException("the " + prefix + " intents could not be produced", failure.get());
         }
     }
 

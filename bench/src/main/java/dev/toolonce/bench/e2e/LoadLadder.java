@@ -49,7 +49,7 @@ public final class LoadLadder {
         String reason = null;
         for (double load : loads) {
             System.out.printf("  offered %.0f calls/s through the agent outbox for %d s%n", load, each.toSeconds());
-            LoadStepResult r = step(load, each, timeout);
+            LoadStepResult r = step("load-" + runId + "-" + (long) load + "-", load, each, timeout);
             results.add(r);
             System.out.printf("    achieved %.1f/s, p50 %.1f ms, p99 %.1f ms%n",
                     r.achievedPerSecond(), r.latency().p50(), r.latency().p99());
@@ -61,6 +61,18 @@ public final class LoadLadder {
         return new LoadResult(results, knee, knee == null ? null : reason);
     }
 
+    /**
+     * The same path untimed, to warm a stack that has just started: {@code load} calls/s for {@code each} through the
+     * agent outbox, tasks named {@code warm-…}, every answer awaited, nothing reported.
+     *
+     * @return steps still unanswered after {@code timeout}
+     */
+    public long warm(double load, Duration each, Duration timeout) throws Exception {
+        LoadStepResult r = step("warm-" + runId + "-", load, each, timeout);
+        idle.await(timeout);
+        return r.lost();
+    }
+
     static String kneeReason(LoadStepResult r) {
         if (r.achievedPerSecond() < SUSTAINED_FRACTION * r.offeredPerSecond()) {
             return String.format("achieved %.1f/s < 95 %% of offered", r.achievedPerSecond());
@@ -68,8 +80,7 @@ public final class LoadLadder {
         return r.latency().p99() > P99_LIMIT_MS ? String.format("p99 %.1f ms > 250 ms", r.latency().p99()) : null;
     }
 
-    private LoadStepResult step(double load, Duration each, Duration timeout) throws Exception {
-        String prefix = "load-" + runId + "-" + (long) load + "-";
+    private LoadStepResult step(String prefix, double load, Duration each, Duration timeout) throws Exception {
         Map<String, Long> committedMicros = new ConcurrentHashMap<>();
         int threads = (int) Math.min(16, Math.max(2, Math.ceil(load / 125)));
         PacedLoad.Result sent = PacedLoad.run(load, each, threads, t -> writer(prefix, committedMicros));

@@ -10,12 +10,14 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  * @param startedAt ISO-8601 instant
  * @param settings  the options the run used, as text
  * @param cores     available processors on the bench's machine
+ * @param warmup    the untimed warm-up before the first timed phase; null when it did not run
  * @param commit    the commit probe (the ceiling)
  * @param relay     the relay alone
  * @param burst     the end-to-end burst, with resources
  * @param loads     the offered-load ladder through the agent outbox
  */
-public record BenchReport(String runId, String startedAt, String settings, int cores, CommitResult commit,
+public record BenchReport(String runId, String startedAt, String settings, int cores, WarmupResult warmup,
+                          CommitResult commit,
                           RelayResult relay, BurstResult burst, LoadResult loads) {
 
     /** Calls or events that went in and never came out, across all phases: must be 0. */

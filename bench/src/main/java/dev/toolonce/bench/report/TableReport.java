@@ -26,6 +26,11 @@ public final class TableReport {
 
     public void print(PrintStream out) {
         out.printf("ToolOnce bench %s, %s, %d cores%n", r.runId(), r.startedAt(), r.cores());
+        if (r.warmup() != null) {
+            WarmupResult w = r.warmup();
+            out.printf(Locale.ROOT, "warmed first, untimed: %d intents straight to Kafka, %.0f calls/s for %d s through the "
+                    + "agent outbox (%.1f s)%n", w.intents(), w.loadPerSecond(), w.loadSeconds(), w.seconds());
+        }
         out.printf(ROW, (Object[]) HEADER);
         rows().forEach(row -> out.printf(ROW, (Object[]) row));
         if (r.loads() != null) {

@@ -18,7 +18,7 @@ class HtmlReportTest {
 
     @Test
     void pageIsSelfContainedWithThreeWellFormedCharts() throws Exception {
-        BenchReport report = new BenchReport("r1", "now", "s", 2, new CommitResult(16, 1, 100, 100, L),
+        BenchReport report = new BenchReport("r1", "now", "s", 2, null, new CommitResult(16, 1, 100, 100, L),
                 new RelayResult("t", List.of(new RelayRunResult(10, 1, 10, 10, 10, 0, 10, L, L, CDF)),
                         new BacklogResult(10, 1, 1, 10, 10, 0)),
                 new BurstResult(10, 10, 0, 0, Map.of("COMMITTED", 10L), 1, 10, L, CDF,
