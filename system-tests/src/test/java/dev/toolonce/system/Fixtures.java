@@ -172,10 +172,22 @@ final class Fixtures implements AutoCloseable {
 
     /** The sandbox's ledger entry for an opId: {@code count} and {@code requests}; null when none. */
     JsonNode effect(String opId) throws Exception {
+        return effectWhere("opId", opId);
+    }
+
+    /**
+     * The sandbox's ledger entry of a call scope ({@code tenant/tool/operation/key}, sent as {@code X-ToolOnce-Scope}),
+     * for arguments that carry no opId; null when none.
+     */
+    JsonNode effectOfScope(String scope) throws Exception {
+        return effectWhere("scope", scope);
+    }
+
+    private JsonNode effectWhere(String field, String value) throws Exception {
         HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(stack.sandboxUrl + "/_ledger")).build(),
                 HttpResponse.BodyHandlers.ofString());
         for (JsonNode e : mapper.readTree(r.body()).path("effects")) {
-            if (opId.equals(e.path("opId").asString(null))) {
+            if (value.equals(e.path(field).asString(null))) {
                 return e;
             }
         }

@@ -63,12 +63,27 @@ public final class ServiceProcess implements AutoCloseable {
    * @throws UncheckedIOException if the process cannot be started
    */
   public static ServiceProcess start(String name, String mainClass, Map<String, String> env, List<String> args) {
+    return launch(name, List.of("-cp", System.getProperty("java.class.path"), mainClass), env, args);
+  }
+
+  /**
+   * Starts an application's own executable jar ({@code java -jar}) in a new JVM, as its user would run it.
+   *
+   * @param name names the log file; also used in error messages
+   * @param jar the executable jar
+   * @param env variables added to (or overriding) the inherited environment
+   * @param args program arguments
+   * @throws UncheckedIOException if the process cannot be started
+   */
+  public static ServiceProcess startJar(String name, Path jar, Map<String, String> env, List<String> args) {
+    return launch(name, List.of("-jar", jar.toString()), env, args);
+  }
+
+  private static ServiceProcess launch(String name, List<String> what, Map<String, String> env, List<String> args) {
     Path logFile = Path.of(System.getProperty("user.dir"), "target", "service-logs", name + ".log");
     List<String> command = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx256m", "-XX:+UseSerialGC",
-        "-cp", System.getProperty("java.class.path"),
-        mainClass));
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m", "-XX:+UseSerialGC"));
+    command.addAll(what);
     command.addAll(args);
     try {
       Files.createDirectories(logFile.getParent());
@@ -81,7 +96,7 @@ public final class ServiceProcess implements AutoCloseable {
       process.onExit().thenRun(() -> RUNNING.remove(process));
       return new ServiceProcess(name, process, logFile);
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot start " + name + " (" + mainClass + ")", e);
+      throw new UncheckedIOException("cannot start " + name + " (" + String.join(" ", what) + ")", e);
     }
   }
 
