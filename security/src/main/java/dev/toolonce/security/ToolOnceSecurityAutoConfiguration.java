@@ -1,6 +1,8 @@
 package dev.toolonce.security;
 
 import dev.toolonce.security.token.TokenFile;
+import dev.toolonce.security.web.BodyLimitFilter;
+import dev.toolonce.security.web.ProblemAdvice;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.ArrayList;
 import java.util.List;
@@ -63,6 +65,12 @@ public class ToolOnceSecurityAutoConfiguration {
     /** The probes a load balancer or Kubernetes calls without a credential; they reveal no tenant's data. */
     static final String[] PROBES = {"/ready", "/live", "/actuator/health", "/actuator/health/liveness",
             "/actuator/health/readiness"};
+
+    /** problem+json for the errors of ToolOnce's own controllers. */
+    @Bean
+    ProblemAdvice toolonceProblemAdvice() {
+        return new ProblemAdvice();
+    }
 
     @Bean
     @ConditionalOnMissingBean
@@ -153,7 +161,9 @@ public class ToolOnceSecurityAutoConfiguration {
                             .anyRequest().authenticated())
                     .oauth2ResourceServer(o -> o.authenticationManagerResolver(managers)
                             .authenticationEntryPoint(problems).accessDeniedHandler(problems))
-                    .exceptionHandling(e -> e.authenticationEntryPoint(problems).accessDeniedHandler(problems));
+                    .exceptionHandling(e -> e.authenticationEntryPoint(problems).accessDeniedHandler(problems))
+                    .addFilterBefore(new BodyLimitFilter(p.maxBodyBytes()),
+                            org.springframework.security.oauth2.server.resource.web.authentication.BearerTokenAuthenticationFilter.class);
             return http.build();
         }
 

@@ -14,15 +14,20 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param paths        the paths this service's filter chain guards (an application on the starter may narrow it
  *                     to {@code /tasks/**} and secure the rest itself)
  * @param jwt          OAuth2/OIDC bearer JWTs, for production identities
+ * @param maxBodyBytes the largest request body accepted (larger: 413)
  */
 @ConfigurationProperties("toolonce.security")
 public record ToolOnceSecurityProperties(
         Path tokensFile,
         @DefaultValue({"localhost", "127.0.0.1", "::1", "[::1]"}) List<String> allowedHosts,
         @DefaultValue("/**") List<String> paths,
-        @DefaultValue Jwt jwt) {
+        @DefaultValue Jwt jwt,
+        @DefaultValue("65536") long maxBodyBytes) {
 
     public ToolOnceSecurityProperties {
+        if (tokensFile != null && tokensFile.toString().isBlank()) {
+            tokensFile = null; // "${TOOLONCE_TOKENS_FILE:}" with the variable unset: no token file, not the directory
+        }
         allowedHosts = List.copyOf(allowedHosts);
         paths = List.copyOf(paths);
         if (paths.isEmpty()) {
