@@ -14,6 +14,10 @@ TOOLONCE_HOME="$(cd "$TOOLONCE_HOME" && pwd -P)"
 RUN="$TOOLONCE_HOME/run"
 LOGS="$TOOLONCE_HOME/logs"
 KAFKA_DIR="$TOOLONCE_HOME/kafka"
+# API tokens (docs/security.md): the services read the hashes in TOKENS; the admin token of the local stack, created
+# at the first 'up', is ADMIN_TOKEN (owner-only), which the CLIs and the demo use unless TOOLONCE_TOKEN(_FILE) is set.
+TOKENS="$TOOLONCE_HOME/tokens"
+ADMIN_TOKEN="$TOOLONCE_HOME/admin.token"
 PG_BIN=/usr/lib/postgresql/15/bin
 VERSION=0.1.0-SNAPSHOT
 
@@ -302,6 +306,19 @@ kafka_down() { stop_pid kafka kafka.Kafka; }
 
 # ---------------------------------------------------------------- services
 jar_of() { echo "$REPO_ROOT/$1/target/$1-$VERSION-exec.jar"; }
+SECURITY_JAR="$REPO_ROOT/security/target/security-$VERSION.jar"
+tokens_cli() { java -cp "$SECURITY_JAR" dev.toolonce.security.token.TokensMain "$@"; }
+
+# local_tokens: the local stack's admin token exists and is in the token file (created once, kept across restarts).
+local_tokens() {
+  local token="" id
+  [[ -s "$ADMIN_TOKEN" ]] && token="$(<"$ADMIN_TOKEN")"
+  id="${token#tot_}"; id="${id%%_*}"
+  if [[ -n "$token" && -f "$TOKENS" ]] && grep -q "^$id:" "$TOKENS"; then return 0; fi
+  log "creating the local stack's admin token in $ADMIN_TOKEN (./toolonce tokens create makes others)"
+  (umask 077 && tokens_cli create --file "$TOKENS" --role admin --tenant '*' --name local-admin >"$ADMIN_TOKEN") \
+    || die "cannot create the admin token"
+}
 
 service_up() {
   local name=$1 portvar=${SERVICE_PORT_VAR[$1]} jar; jar="$(jar_of "$1")"
@@ -317,7 +334,8 @@ service_up() {
   KAFKA_BOOTSTRAP="127.0.0.1:$KAFKA_PORT" \
   SANDBOX_URL="http://127.0.0.1:$SANDBOX_PORT" \
   SERVER_PORT="$port" \
-    nohup java -Xms64m -Xmx256m -XX:+UseSerialGC -jar "$jar" </dev/null >"$LOGS/$name.log" 2>&1 &
+    nohup java -Xms64m -Xmx256m -XX:+UseSerialGC -jar "$jar" --toolonce.security.tokens-file="$TOKENS" \
+      </dev/null >"$LOGS/$name.log" 2>&1 &
   echo $! >"$RUN/$name.pid"
   echo "$port" >"$RUN/$name.port"
   local url="http://127.0.0.1:$port/ready" deadline=$((SECONDS + 90))
@@ -336,10 +354,12 @@ services_up() {
   command -v curl >/dev/null || die "curl is required to check service readiness"
   local name missing=0
   for name in "${SERVICES[@]}"; do [[ -f "$(jar_of "$name")" ]] || missing=1; done
+  [[ -f "$SECURITY_JAR" ]] || missing=1
   if (( missing )); then
     log "building the service jars (mvn -q -B -DskipTests package)"
     (cd "$REPO_ROOT" && mvn -q -B -DskipTests package) || die "build failed"
   fi
+  local_tokens
   for name in "${SERVICES[@]}"; do service_up "$name"; done
 }
 
@@ -385,6 +405,8 @@ env_lines() {
     esac
     echo "$var=http://127.0.0.1:$(port_of "$name")"
   done
+  [[ -f "$TOKENS" ]] && echo "TOOLONCE_TOKENS_FILE=$TOKENS"
+  [[ -s "$ADMIN_TOKEN" ]] && echo "TOOLONCE_TOKEN_FILE=$ADMIN_TOKEN"
   return 0
 }
 

@@ -1,36 +1,41 @@
 #!/usr/bin/env bash
-# ./toolonce tasks list [limit] | show <taskId> | approve <taskId> <stepId> [--operator NAME] | resume <taskId>
+# ./toolonce tasks list [limit] | show <taskId> | approve <taskId> <stepId> [--key KEY] | resume <taskId>
 # Talks to the agent side's task API (/tasks on inbox-consumer, or on any app with the agent starter: TASKS_URL).
+# An approval names the step key it approves (--key, or the key the task shows now, printed before it is sent).
 set -euo pipefail
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-eval "$("$ROOT/deploy/local/stack.sh" env)"
+source "$(dirname "${BASH_SOURCE[0]}")/api.sh"
 URL="${TASKS_URL:-${CONSUMER_URL:?inbox-consumer is not running (./toolonce up), or set TASKS_URL}}"
 
-usage() { sed -n '2,3p' "$0" | sed 's/^# //'; exit 2; }
-json_escape() { local s=${1//\\/\\\\}; s=${s//\"/\\\"}; printf '"%s"' "$s"; }
+usage() { sed -n '2,4p' "$0" | sed 's/^# //'; exit 2; }
 
 case "${1:-}" in
   list)
-    body="$(curl -fsS "$URL/tasks?limit=${2:-50}")"
+    body="$(api GET "$URL/tasks?limit=$(urlenc "${2:-50}")")"
     if command -v jq >/dev/null; then jq -r '(["TASK","STATE","VERSION","STEPS"] | @tsv),
         (.[] | [.taskId, .state, .version, ([.steps[] | .stepId + ":" + .state] | join(" "))] | @tsv)' <<<"$body" \
         | column -t -s $'\t'
     else echo "$body"; fi ;;
   show)
     [[ $# -ge 2 ]] || usage
-    body="$(curl -fsS "$URL/tasks/$2")"
+    body="$(api GET "$URL/tasks/$(urlenc "$2")")"
     if command -v jq >/dev/null; then jq . <<<"$body"; else echo "$body"; fi ;;
   approve)
     [[ $# -ge 3 ]] || usage
-    task=$2 step=$3 operator="${USER:-operator}"
+    task=$2 step=$3 key=""
     shift 3
     while [[ $# -gt 0 ]]; do
-      case "$1" in --operator) operator=$2; shift 2 ;; *) usage ;; esac
+      case "$1" in --key) [[ $# -ge 2 ]] || usage; key=$2; shift 2 ;; *) usage ;; esac
     done
-    curl -sS -X POST -H 'Content-Type: application/json' --data "{\"operator\":$(json_escape "$operator")}" \
-      "$URL/tasks/$task/steps/$step/approve" -w '\n' ;;
+    if [[ -z "$key" ]]; then
+      command -v jq >/dev/null || { echo "pass --key (the step's idempotencyKey, from 'tasks show')" >&2; exit 2; }
+      key="$(api GET "$URL/tasks/$(urlenc "$task")" \
+        | jq -r --arg s "$step" '.steps[] | select(.stepId == $s) | .idempotencyKey')"
+      [[ -n "$key" ]] || { echo "task $task has no step $step" >&2; exit 1; }
+      echo "approving step $step of $task as it is now: $key" >&2
+    fi
+    api POST "$URL/tasks/$(urlenc "$task")/steps/$(urlenc "$step")/approve" "{\"idempotencyKey\":$(json_str "$key")}" ;;
   resume)
     [[ $# -ge 2 ]] || usage
-    curl -sS -X POST "$URL/tasks/$2/resume" -w '\n' ;;
+    api POST "$URL/tasks/$(urlenc "$2")/resume" ;;
   *) usage ;;
 esac

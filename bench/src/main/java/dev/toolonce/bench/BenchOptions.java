@@ -1,5 +1,6 @@
 package dev.toolonce.bench;
 
+import dev.toolonce.security.token.ClientToken;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
@@ -51,6 +52,8 @@ public record BenchOptions(Set<Phase> phases, int clients, Duration seconds, Lis
               --html FILE         write a self-contained HTML report with charts
               --pg-url URL --kafka HOST:PORT --relay-url URL   the stack (default: PG_URL, KAFKA_BOOTSTRAP, RELAY_URL)
               --run-dir DIR       PID files of the stack (default: $TOOLONCE_HOME/run)
+              --token TOKEN       an admin API token for the relay's statistics (default: TOOLONCE_TOKEN,
+                                  TOOLONCE_TOKEN_FILE or $TOOLONCE_HOME/admin.token)
               --pid NAME=PID      PID of a component (postgres, kafka, sandbox-tools, tool-executor,
                                   inbox-consumer, outbox-relay), overriding its PID file; repeatable
             """;
@@ -101,6 +104,7 @@ public record BenchOptions(Set<Phase> phases, int clients, Duration seconds, Lis
         String kafka;
         String relayUrl;
         Path runDir;
+        String authorization;
         final Map<String, Long> pids = new HashMap<>();
 
         Builder(Map<String, String> env) {
@@ -108,6 +112,7 @@ public record BenchOptions(Set<Phase> phases, int clients, Duration seconds, Lis
             kafka = env.getOrDefault("KAFKA_BOOTSTRAP", "127.0.0.1:29092");
             relayUrl = env.getOrDefault("RELAY_URL", "http://127.0.0.1:18082");
             runDir = Path.of(env.getOrDefault("TOOLONCE_HOME", ".local"), "run");
+            authorization = ClientToken.header(env).orElse(null);
         }
 
         void smoke() {
@@ -138,6 +143,7 @@ public record BenchOptions(Set<Phase> phases, int clients, Duration seconds, Lis
                 case "--kafka" -> kafka = value;
                 case "--relay-url" -> relayUrl = value;
                 case "--run-dir" -> runDir = Path.of(value);
+                case "--token" -> authorization = "Bearer " + value;
                 case "--pid" -> pid(value);
                 default -> throw new IllegalArgumentException("unknown option " + option);
             }
@@ -177,7 +183,7 @@ public record BenchOptions(Set<Phase> phases, int clients, Duration seconds, Lis
 
         BenchOptions build() {
             return new BenchOptions(phases, clients, seconds, relayRates, backlog, burst, loads, warmup, tool, timeout, json, html,
-                    new BenchTarget(pgUrl, kafka, relayUrl, runDir, Map.copyOf(pids)));
+                    new BenchTarget(pgUrl, kafka, relayUrl, runDir, Map.copyOf(pids), authorization));
         }
     }
 }

@@ -15,8 +15,11 @@ import java.util.Map;
  * @param relayUrl       base URL of the outbox relay ({@code /relay/stats})
  * @param runDir         directory of {@code <component>.pid} files; may not exist
  * @param pids           component name → PID, overriding the PID files
+ * @param authorization  the {@code Authorization} header for the relay's statistics (an admin token: the bench
+ *                       resets them); null when none was found
  */
-public record BenchTarget(String pgUrl, String kafkaBootstrap, String relayUrl, Path runDir, Map<String, Long> pids) {
+public record BenchTarget(String pgUrl, String kafkaBootstrap, String relayUrl, Path runDir, Map<String, Long> pids,
+                          String authorization) {
 
     /** A new connection with auto-commit off: every caller commits its own transactions. */
     public Connection connect() throws SQLException {

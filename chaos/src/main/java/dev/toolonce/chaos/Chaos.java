@@ -58,7 +58,7 @@ public final class Chaos {
                  Workload workload = new Workload(stack.jdbcUrl(), stack.kafkaBootstrap(), o.rate(),
                          !o.unsafeBaseline())) {
                 Oracle oracle = new Oracle(stack.jdbcUrl(), sandbox, watch, o.unsafeBaseline());
-                MeterWatch meters = new MeterWatch(stack.meterEndpoints());
+                MeterWatch meters = new MeterWatch(stack.meterEndpoints(), stack.scrapeAuthorization());
                 for (String name : o.faults()) {
                     Fault fault = Catalogue.all().get(name);
                     List<RoundResult> ofFault = new ArrayList<>();

@@ -1,14 +1,17 @@
 package dev.toolonce.demo;
 
+import dev.toolonce.security.token.ClientToken;
 import java.time.Duration;
 import java.util.Map;
 
 /**
  * Where the demo finds the stack and how big its workload is. Read from the environment that
- * {@code ./toolonce env} prints (KAFKA_BOOTSTRAP, PG_URL, SANDBOX_URL, RELAY_URL, EXECUTOR_URL).
+ * {@code ./toolonce env} prints (KAFKA_BOOTSTRAP, PG_URL, SANDBOX_URL, RELAY_URL, EXECUTOR_URL, TOOLONCE_TOKEN_FILE).
+ *
+ * @param authorization {@code Bearer <token>} for ToolOnce's own services ({@link ClientToken}), or null
  */
 record DemoConfig(String kafkaBootstrap, String pgUrl, String sandboxUrl, String relayUrl, String executorUrl,
-                  int operations, Duration timeout, boolean faults, int sagas) {
+                  int operations, Duration timeout, boolean faults, int sagas, String authorization) {
 
     static DemoConfig fromEnvironment(Map<String, String> env) {
         return new DemoConfig(
@@ -20,6 +23,7 @@ record DemoConfig(String kafkaBootstrap, String pgUrl, String sandboxUrl, String
                 Integer.parseInt(env.getOrDefault("DEMO_OPERATIONS", "250")),
                 Duration.ofSeconds(Long.parseLong(env.getOrDefault("DEMO_TIMEOUT_SECONDS", "180"))),
                 !"0".equals(env.getOrDefault("DEMO_FAULTS", "1")),
-                Integer.parseInt(env.getOrDefault("DEMO_SAGAS", "40")));
+                Integer.parseInt(env.getOrDefault("DEMO_SAGAS", "40")),
+                ClientToken.header(env).orElse(null));
     }
 }

@@ -31,7 +31,7 @@ public final class DemoMain {
         Workload workload = new Workload(runId, config.operations(), runId.hashCode());
         Map<String, Workload.Planned> sent = new HashMap<>();
         SandboxLedger ledger = new SandboxLedger();
-        ledger.get(config.relayUrl() + "/relay/stats"); // fail fast when the relay is not up
+        ledger.get(config.relayUrl() + "/relay/stats", config.authorization()); // fail fast when the relay is not up
         System.out.printf("run %s: sending %d intents (%d logical operations) and %d malformed records%n",
                 runId, workload.intents.size(), config.operations(), workload.malformed.size());
         Faults faults = new Faults(config.sandboxUrl());

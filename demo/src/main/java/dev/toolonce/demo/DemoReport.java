@@ -53,7 +53,7 @@ public record DemoReport(int intents, int answered, long sideEffects, long dupli
         Map<String, long[]> perTool = perTool(first, effects);
         return new DemoReport(sent.size(), sent.size() - lost, sideEffects, duplicates, lost, needsReview,
                 stuck(config, w.tenant) + sagas.open(), conflictsRejected, conflicts, replayed, w.malformed.size(),
-                results.deadLettered, perTool, ledger.get(config.relayUrl() + "/relay/stats"), injected,
+                results.deadLettered, perTool, ledger.get(config.relayUrl() + "/relay/stats", config.authorization()), injected,
                 Recovery.read(config.pgUrl(), w.tenant), elapsed, sagas);
     }
 

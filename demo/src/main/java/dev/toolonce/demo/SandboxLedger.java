@@ -32,8 +32,19 @@ final class SandboxLedger {
     }
 
     JsonNode get(String url) throws Exception {
-        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(url)).GET().build(),
-                HttpResponse.BodyHandlers.ofString());
+        return get(url, null);
+    }
+
+    /**
+     * @param authorization the {@code Authorization} header for a ToolOnce service, or null (the sandbox, a stand-in
+     *                      for third-party tools, is never sent ToolOnce's credential)
+     */
+    JsonNode get(String url, String authorization) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).GET();
+        if (authorization != null) {
+            b.header("Authorization", authorization);
+        }
+        HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
         if (r.statusCode() != 200) {
             throw new IllegalStateException("GET " + url + " answered " + r.statusCode() + ": " + r.body());
         }

@@ -50,6 +50,7 @@ public class ConsumerConfiguration {
 
         /** The {@code toolonce.agent.results} counters by outcome, since start-up. */
         @GetMapping("/consumer/stats")
+        @org.springframework.security.access.prepost.PreAuthorize("hasRole('VIEWER')")
         Map<String, Long> stats() {
             return listener.stats();
         }

@@ -54,7 +54,8 @@ class ConsumerMetricsIT {
                 "--spring.datasource.url=" + stack.freshDatabase("consumer_metrics"),
                 "--spring.kafka.bootstrap-servers=" + stack.kafkaBootstrap(),
                 "--toolonce.agent.results-topic=" + topic, "--toolonce.agent.dead-letter-topic=" + dlq,
-                "--toolonce.agent.consumer-group=consumer-metrics-" + UUID.randomUUID());
+                "--toolonce.agent.consumer-group=consumer-metrics-" + UUID.randomUUID(),
+                "--toolonce.security.tokens-file=" + dev.toolonce.testsupport.TestTokens.file());
              KafkaProducer<byte[], byte[]> producer = producer(stack.kafkaBootstrap())) {
             JsonNode readiness = await("readiness").atMost(Duration.ofSeconds(60))
                     .until(() -> json(port, "/actuator/health/readiness"), r -> "UP".equals(r.path("status").asString()));
@@ -125,6 +126,7 @@ class ConsumerMetricsIT {
 
     private static String text(int port, String path) throws Exception {
         return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                .header("Authorization", dev.toolonce.testsupport.TestTokens.adminHeader())
                 .timeout(Duration.ofSeconds(5)).GET().build(), HttpResponse.BodyHandlers.ofString()).body();
     }
 }

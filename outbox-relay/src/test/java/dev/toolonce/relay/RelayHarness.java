@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.UUID;
 
 import dev.toolonce.testsupport.ServiceProcess;
+import dev.toolonce.testsupport.TestTokens;
 
 /** Database, relay-process and HTTP helpers shared by the relay's integration tests. */
 final class RelayHarness {
@@ -123,11 +124,13 @@ final class RelayHarness {
 
     static HttpResponse<String> get(int port, String path) throws Exception {
         return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                .header("Authorization", TestTokens.adminHeader())
                 .timeout(Duration.ofSeconds(5)).GET().build(), HttpResponse.BodyHandlers.ofString());
     }
 
     static HttpResponse<String> post(int port, String path) throws Exception {
         return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                .header("Authorization", TestTokens.adminHeader())
                 .timeout(Duration.ofSeconds(5)).POST(HttpRequest.BodyPublishers.noBody()).build(),
                 HttpResponse.BodyHandlers.ofString());
     }

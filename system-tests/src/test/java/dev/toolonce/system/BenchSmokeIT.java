@@ -6,6 +6,7 @@ import dev.toolonce.bench.Bench;
 import dev.toolonce.bench.BenchOptions;
 import dev.toolonce.bench.report.JsonReport;
 import dev.toolonce.testsupport.ServiceProcess;
+import dev.toolonce.testsupport.TestTokens;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -29,7 +30,8 @@ class BenchSmokeIT {
         Path json = dir.resolve("bench.json");
         List<String> args = new ArrayList<>(List.of("--smoke", "--json", json.toString(),
                 "--pg-url", s.jdbcUrl, "--kafka", s.infra.kafkaBootstrap(), "--relay-url", s.relayUrl,
-                "--run-dir", Path.of(System.getProperty("user.dir"), "target", "test-stack", "run").toString()));
+                "--run-dir", Path.of(System.getProperty("user.dir"), "target", "test-stack", "run").toString(),
+                "--token", TestTokens.admin()));
         ServiceProcess[] processes = {s.sandbox, s.executor, s.consumer, s.relay};
         for (int i = 0; i < processes.length; i++) {
             args.addAll(List.of("--pid", SERVICES.get(i) + "=" + processes[i].pid()));

@@ -4,6 +4,7 @@ import dev.toolonce.agent.publish.IntentPublisher;
 import dev.toolonce.schemas.Contract;
 import dev.toolonce.schemas.EventCodec;
 import dev.toolonce.schemas.ToolIntent;
+import dev.toolonce.testsupport.TestTokens;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -92,11 +93,13 @@ final class Fixtures implements AutoCloseable {
     }
 
     HttpResponse<String> get(String url) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofString());
+        return http.send(HttpRequest.newBuilder(URI.create(url)).header("Authorization", TestTokens.adminHeader()).build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     HttpResponse<String> postJson(String url, String json) throws Exception {
         return http.send(HttpRequest.newBuilder(URI.create(url)).header("Content-Type", "application/json")
+                .header("Authorization", TestTokens.adminHeader())
                 .POST(HttpRequest.BodyPublishers.ofString(json)).build(), HttpResponse.BodyHandlers.ofString());
     }
 

@@ -105,7 +105,8 @@ class RecoveryIT {
         assertThat(resolved.statusCode()).as(resolved.body()).isEqualTo(200);
         assertThat(lone.call(scope(mail))).containsEntry("state", "COMMITTED").containsEntry("external_object_id", ext);
         assertThat(lone.query("SELECT * FROM executor.review_audit")).singleElement()
-                .satisfies(a -> assertThat(a).containsEntry("action", "commit").containsEntry("operator", "it"));
+                .satisfies(a -> assertThat(a).containsEntry("action", "commit")
+                        .as("the token's principal, not the body's 'operator'").containsEntry("operator", "test-admin"));
         List<ToolResult> results = lone.results(id);
         assertThat(results).extracting(ToolResult::status).containsExactly(ResultStatus.NEEDS_REVIEW, ResultStatus.COMMITTED);
         assertThat(results.get(1).callVersion()).isGreaterThan(results.get(0).callVersion());

@@ -13,6 +13,8 @@ import dev.toolonce.agent.task.TaskEvents;
 import dev.toolonce.agent.task.TaskState;
 import dev.toolonce.agent.task.TaskStore;
 import dev.toolonce.schemas.Contract;
+import dev.toolonce.security.Role;
+import dev.toolonce.testsupport.TestTokens;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -44,12 +46,14 @@ class SagaIT {
     private static Fixtures f;
     private static TaskEngine tasks;
     private static JdbcTemplate jdbc;
+    private static String operator; // an operator of the test's tenant: the approval records this principal
     private final HttpClient http = HttpClient.newHttpClient();
     private final ObjectMapper json = new ObjectMapper();
 
     @BeforeAll
     static void setUp() throws Exception {
         f = new Fixtures(SystemStack.get());
+        operator = TestTokens.create("saga-it", Role.OPERATOR, f.tenant);
         f.clearFaults();
         DriverManagerDataSource ds = new DriverManagerDataSource(f.stack.jdbcUrl, "postgres", "");
         jdbc = new JdbcTemplate(ds);
@@ -149,8 +153,9 @@ class SagaIT {
         f.faults("tickets", "{\"failStatus\": 500, \"failStatusNext\": 1000}"); // every cancellation fails
         HttpResponse<String> approved = http.send(HttpRequest.newBuilder(URI.create(f.stack.consumerUrl + "/tasks/"
                         + task + "/steps/charge/approve")).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString("{\"operator\":\"saga-it\"}")).build(),
-                HttpResponse.BodyHandlers.ofString());
+                .header("Authorization", "Bearer " + operator)
+                .POST(HttpRequest.BodyPublishers.ofString("{\"idempotencyKey\":\"" + key(task, "charge") + "\"}"))
+                .build(), HttpResponse.BodyHandlers.ofString());
         assertThat(approved.statusCode()).as(approved.body()).isEqualTo(200);
 
         await().atMost(WAIT).until(() -> tasks.find(task).orElseThrow().state() == TaskState.NEEDS_REVIEW);
@@ -159,7 +164,7 @@ class SagaIT {
         assertThat(callState("tickets", "create", key(task, "reserve"))).isEqualTo("COMPENSATING");
         assertThat(taskEventStates(task)).doesNotContain("SUCCEEDED", "COMPENSATED").endsWith("NEEDS_REVIEW");
         JsonNode shown = json.readTree(http.send(HttpRequest.newBuilder(URI.create(f.stack.consumerUrl + "/tasks/"
-                + task)).build(), HttpResponse.BodyHandlers.ofString()).body());
+                + task)).header("Authorization", "Bearer " + operator).build(), HttpResponse.BodyHandlers.ofString()).body());
         assertThat(shown.path("state").asString()).isEqualTo("NEEDS_REVIEW");
         assertThat(shown.path("steps").get(1).path("approvedBy").asString()).isEqualTo("saga-it");
     }

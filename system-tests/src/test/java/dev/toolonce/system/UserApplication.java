@@ -17,7 +17,7 @@ import java.util.stream.Stream;
  */
 final class UserApplication {
     /** The starter and what it needs of this build, in dependency order; the parent POM goes first. */
-    private static final List<String> STARTER_AND_BELOW = List.of("schemas", "core", "ledger-jdbc", "agent",
+    private static final List<String> STARTER_AND_BELOW = List.of("schemas", "core", "ledger-jdbc", "security", "agent",
             "toolonce-agent-spring-boot-starter");
     private static final long MAVEN_MINUTES = 10;
 

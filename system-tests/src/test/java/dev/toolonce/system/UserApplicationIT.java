@@ -3,7 +3,9 @@ package dev.toolonce.system;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.toolonce.security.Role;
 import dev.toolonce.testsupport.ServiceProcess;
+import dev.toolonce.testsupport.TestTokens;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -39,6 +41,10 @@ class UserApplicationIT {
     private static ServiceProcess relay;
     private static String appUrl;
     private static JdbcTemplate appDb;
+    // in the token file before the application starts, so that each counts from the first request
+    private static final String operator = TestTokens.create("booking-operator", Role.OPERATOR, "acme");
+    private static final String viewer = TestTokens.create("booking-viewer", Role.VIEWER, "acme");
+    private static final String otherTenant = TestTokens.create("globex-operator", Role.OPERATOR, "globex");
     private final HttpClient http = HttpClient.newHttpClient();
 
     @BeforeAll
@@ -107,14 +113,22 @@ class UserApplicationIT {
     void aBookingSagaWaitsForItsApprovalAndThenTakesEachEffectOnce() throws Exception {
         String id = UUID.randomUUID().toString().substring(0, 8);
         String task = "booking-" + id;
-        JsonNode submitted = post("/bookings/" + id + "?amount=1000&email=" + id + "@example.com");
+        JsonNode submitted = post("/bookings/" + id + "?amount=1000&email=" + id + "@example.com", "");
         assertThat(submitted.path("taskId").asString()).isEqualTo(task);
 
         await().atMost(WAIT).until(() -> "AWAITING_APPROVAL".equals(stepState(task, "charge")));
         assertThat(stepState(task, "reserve")).isEqualTo("COMMITTED");
         assertThat(f.effectOfScope(scope("payments", "charge", task, "charge"))).as("no charge before approval").isNull();
 
-        post("/tasks/" + task + "/steps/charge/approve");
+        assertThat(status("GET", "/tasks/" + task, null, null)).as("no credential").isEqualTo(401);
+        assertThat(status("POST", "/tasks/" + task + "/steps/charge/approve", "{}", viewer))
+                .as("a viewer approves nothing").isEqualTo(403);
+        assertThat(status("GET", "/tasks/" + task, null, otherTenant)).as("another tenant's task does not exist")
+                .isEqualTo(404);
+        String key = step(task, "charge").path("idempotencyKey").asString();
+        post("/tasks/" + task + "/steps/charge/approve", "{\"idempotencyKey\":\"" + key + "\"}");
+        assertThat(step(task, "charge").path("approvedBy").asString()).as("the authenticated principal")
+                .isEqualTo("booking-operator");
         await().atMost(WAIT).until(() -> "SUCCEEDED".equals(get("/tasks/" + task).path("state").asString()));
 
         for (List<String> s : List.of(List.of("tickets", "create", "reserve"), List.of("payments", "charge", "charge"),
@@ -133,25 +147,39 @@ class UserApplicationIT {
     }
 
     private String stepState(String task, String step) throws Exception {
+        return step(task, step).path("state").asString(null);
+    }
+
+    private JsonNode step(String task, String step) throws Exception {
         for (JsonNode s : get("/tasks/" + task).path("steps")) {
             if (step.equals(s.path("stepId").asString())) {
-                return s.path("state").asString();
+                return s;
             }
         }
-        return null;
+        return JSON.missingNode();
     }
 
     private JsonNode get(String path) throws Exception {
-        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(appUrl + path)).build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(appUrl + path))
+                .header("Authorization", "Bearer " + operator).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(r.statusCode()).as("GET " + path + ": " + r.body()).isEqualTo(200);
         return JSON.readTree(r.body());
     }
 
-    private JsonNode post(String path) throws Exception {
+    private JsonNode post(String path, String json) throws Exception {
         HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(appUrl + path))
-                .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+                .header("Authorization", "Bearer " + operator).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json)).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(r.statusCode()).as("POST " + path + ": " + r.body()).isEqualTo(200);
         return JSON.readTree(r.body());
+    }
+
+    private int status(String method, String path, String json, String bearer) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(appUrl + path)).header("Content-Type", "application/json")
+                .method(method, json == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(json));
+        if (bearer != null) {
+            b.header("Authorization", "Bearer " + bearer);
+        }
+        return http.send(b.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
     }
 }

@@ -90,6 +90,9 @@ public final class ServiceProcess implements AutoCloseable {
       ProcessBuilder pb = new ProcessBuilder(command)
           .redirectErrorStream(true)
           .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()));
+      // Secure by default, tests included: every service reads this JVM's token file (toolonce.security.tokens-file,
+      // by Spring's relaxed binding of the environment), unless the test says otherwise
+      pb.environment().put("TOOLONCE_SECURITY_TOKENSFILE", TestTokens.file().toString());
       pb.environment().putAll(env);
       Process process = pb.start();
       RUNNING.add(process);

@@ -135,6 +135,17 @@ public final class TaskEngine {
      * @throws IllegalStateException    when the step was already sent
      */
     public Task approve(String taskId, String stepId, String operator) {
+        return approve(taskId, stepId, operator, null);
+    }
+
+    /**
+     * Approves the step only if its current key is {@code shownKey}: the key an operator was shown names the exact
+     * arguments (a change of arguments gives the step a new key), so an approval of what is no longer there is refused.
+     *
+     * @param shownKey the step's idempotency key as the operator saw it; null approves whatever is current
+     * @throws IllegalStateException also when {@code shownKey} is not the step's current key (a stale approval)
+     */
+    public Task approve(String taskId, String stepId, String operator, String shownKey) {
         if (operator == null || !OPERATOR.matcher(operator).matches()) {
             throw new IllegalArgumentException("operator must be 1-255 characters without control characters");
         }
@@ -143,6 +154,10 @@ public final class TaskEngine {
             Step step = step(taskId, stepId);
             if (!step.needsApproval()) {
                 throw new IllegalArgumentException("step " + stepId + " of task " + taskId + " needs no approval");
+            }
+            if (shownKey != null && !shownKey.equals(step.key())) {
+                throw new IllegalStateException("stale approval of step " + stepId + " of task " + taskId + ": it names "
+                        + shownKey + ", but the step's arguments changed and its key is now " + step.key());
             }
             if (!store.approve(step, operator)) {
                 throw new IllegalStateException("step " + stepId + " of task " + taskId + " is " + step.state()
@@ -196,7 +211,12 @@ public final class TaskEngine {
 
     /** The newest tasks. */
     public List<Task> list(int limit) {
-        return store.list(limit);
+        return store.list(null, limit);
+    }
+
+    /** The newest tasks of these tenants ({@code null}: of every tenant). */
+    public List<Task> list(String[] tenants, int limit) {
+        return store.list(tenants, limit);
     }
 
     /**

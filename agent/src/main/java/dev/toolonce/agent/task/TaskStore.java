@@ -36,7 +36,10 @@ public final class TaskStore {
             SELECT task_id FROM %s.agent_task WHERE state NOT IN ('SUCCEEDED', 'COMPENSATED', 'FAILED')
             ORDER BY updated_at LIMIT ?
             """;
-    private static final String LIST = "SELECT %2$s FROM %1$s.agent_task ORDER BY created_at DESC LIMIT ?";
+    private static final String LIST = """
+            SELECT %2$s FROM %1$s.agent_task
+             WHERE CAST(? AS text[]) IS NULL OR tenant_id = ANY(CAST(? AS text[])) ORDER BY created_at DESC LIMIT ?
+            """;
     private static final String SET_TASK = """
             UPDATE %s.agent_task SET state = ?, failed_step = coalesce(?, failed_step), version = version + 1,
                    updated_at = clock_timestamp(),
@@ -160,9 +163,9 @@ public final class TaskStore {
         return jdbc.queryForList(open, String.class, limit);
     }
 
-    /** The newest tasks. */
-    public List<Task> list(int limit) {
-        return jdbc.query(list, TASK, limit);
+    /** The newest tasks of these tenants (null: of every tenant). */
+    public List<Task> list(String[] tenants, int limit) {
+        return jdbc.query(list, TASK, tenants, tenants, limit);
     }
 
     /** Sets the task's state and bumps its version (every change of a task or its steps calls this once). */

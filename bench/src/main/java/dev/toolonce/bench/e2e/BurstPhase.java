@@ -47,7 +47,7 @@ public final class BurstPhase {
         try (TopicWatcher results = new TopicWatcher(target.kafkaBootstrap(), Contract.RESULTS_TOPIC,
                 new ResultReader(intents.tenant())).start();
              KafkaProducer<byte[], byte[]> producer = producer()) {
-            RelayStatsClient relay = new RelayStatsClient(target.relayUrl());
+            RelayStatsClient relay = new RelayStatsClient(target.relayUrl(), target.authorization());
             boolean relayReset = quietly(relay::reset) != null;
             resources.start();
             long first = System.nanoTime();

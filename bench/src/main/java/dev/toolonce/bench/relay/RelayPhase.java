@@ -41,7 +41,7 @@ public final class RelayPhase {
         this.target = target;
         this.runId = runId;
         this.timeout = timeout;
-        this.relayStats = new RelayStatsClient(target.relayUrl());
+        this.relayStats = new RelayStatsClient(target.relayUrl(), target.authorization());
     }
 
     public RelayResult run(List<Double> rates, Duration each, int backlog) throws Exception {

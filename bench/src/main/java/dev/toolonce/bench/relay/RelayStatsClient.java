@@ -21,8 +21,12 @@ public final class RelayStatsClient {
     private final ObjectMapper json = JsonMapper.builder().build();
     private final String relayUrl;
 
-    public RelayStatsClient(String relayUrl) {
+    private final String authorization;
+
+    /** @param authorization the {@code Authorization} header (the relay's statistics need a viewer, a reset an admin) */
+    public RelayStatsClient(String relayUrl, String authorization) {
         this.relayUrl = relayUrl;
+        this.authorization = authorization;
     }
 
     /** Clears the histogram. @return the {@code published} counter */
@@ -47,6 +51,9 @@ public final class RelayStatsClient {
     }
 
     private JsonNode call(HttpRequest.Builder request) throws IOException, InterruptedException {
+        if (authorization != null) {
+            request.header("Authorization", authorization);
+        }
         HttpResponse<String> r = http.send(request.timeout(Duration.ofSeconds(10)).build(),
                 HttpResponse.BodyHandlers.ofString());
         if (r.statusCode() != 200) {

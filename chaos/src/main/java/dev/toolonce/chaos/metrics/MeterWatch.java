@@ -25,9 +25,15 @@ public final class MeterWatch {
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
     private final Map<String, String> endpoints;
 
-    /** @param endpoints service name → its {@code /actuator/prometheus} URL */
-    public MeterWatch(Map<String, String> endpoints) {
+    private final String authorization;
+
+    /**
+     * @param endpoints     service name → its {@code /actuator/prometheus} URL
+     * @param authorization the {@code Authorization} header of a scrape (or admin) token
+     */
+    public MeterWatch(Map<String, String> endpoints, String authorization) {
         this.endpoints = Map.copyOf(endpoints);
+        this.authorization = authorization;
     }
 
     /** Service → its monotonic ToolOnce series now; services that did not answer are absent. */
@@ -36,6 +42,7 @@ public final class MeterWatch {
         endpoints.forEach((service, url) -> {
             try {
                 HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(url))
+                        .header("Authorization", authorization)
                         .timeout(Duration.ofSeconds(3)).GET().build(), HttpResponse.BodyHandlers.ofString());
                 if (r.statusCode() == 200) {
                     Map<String, Double> mine = new HashMap<>();

@@ -48,6 +48,8 @@ public final class ChaosStack implements AutoCloseable {
     public final Service executorA;
     /** The executor that is armed, crashed, stopped and restarted. */
     public final Service executorB;
+    /** What the experiment scrapes the services' meters with: a token of role scrape, in the stack's token file. */
+    private final String scrapeToken;
 
     /**
      * @param naive start the naive baseline executor ({@code ChaosMain naive-executor}) in place of ToolOnce's
@@ -59,6 +61,7 @@ public final class ChaosStack implements AutoCloseable {
         this.naive = naive;
         infraEnv.putAll(ports.stackEnv());
         infraEnv.put("TOOLONCE_HOME", home.toString());
+        scrapeToken = StackTokens.scrape(home.resolve("tokens"));
         Map<String, String> env = Map.of("TOOLONCE_PG_URL", jdbcUrl(), "KAFKA_BOOTSTRAP", kafkaBootstrap(),
                 "SANDBOX_URL", sandboxUrl(), "TOOLONCE_HOME", home.toString());
         sandbox = service("sandbox-tools", "sandbox-tools", ports.sandbox(), env,
@@ -85,7 +88,8 @@ public final class ChaosStack implements AutoCloseable {
     private Service service(String name, String module, int port, Map<String, String> env, List<String> extra) {
         Map<String, String> own = new HashMap<>(env);
         own.put("SERVER_PORT", Integer.toString(port));
-        List<String> args = new ArrayList<>(List.of("--server.port=" + port));
+        List<String> args = new ArrayList<>(List.of("--server.port=" + port,
+                "--toolonce.security.tokens-file=" + home.resolve("tokens")));
         args.addAll(extra);
         return new Service(name, jar(module), own, args, "http://127.0.0.1:" + port + "/ready", home);
     }
@@ -149,6 +153,11 @@ public final class ChaosStack implements AutoCloseable {
      * Service → its {@code /actuator/prometheus}: both executors (not the unsafe baseline's, which has none), the
      * relay and the result consumer.
      */
+    /** @return {@code Bearer <token>} of role scrape for the services' {@code /actuator/prometheus} */
+    public String scrapeAuthorization() {
+        return "Bearer " + scrapeToken;
+    }
+
     public Map<String, String> meterEndpoints() {
         Map<String, String> endpoints = new java.util.LinkedHashMap<>();
         if (!naive) {

@@ -2,6 +2,7 @@ package dev.toolonce.relay.stats;
 
 import java.util.List;
 
+import org.springframework.security.access.prepost.PreAuthorize;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
@@ -39,6 +40,7 @@ public class StatsController {
     }
 
     @GetMapping("/relay/stats")
+    @PreAuthorize("hasRole('VIEWER')")
     public Stats stats() {
         LatencyHistogram.Snapshot s = stats.latency();
         Latency latency = new Latency(ms(s.p50()), ms(s.p95()), ms(s.p99()), ms(s.max()), s.count());
@@ -49,6 +51,7 @@ public class StatsController {
     }
 
     @PostMapping("/relay/stats/reset")
+    @PreAuthorize("hasRole('ADMIN')")
     public Stats reset() {
         stats.resetLatency();
         return stats();

@@ -185,9 +185,14 @@ public class ExecutorConfiguration {
     }
 
     @Bean
-    ReviewService reviewService(ToolCallStore calls, CallFinisher finisher, JdbcTemplate jdbc, TransactionTemplate tx,
-                                ExecutorStats stats, ExecutorProperties p) {
-        return new ReviewService(calls, finisher, new ReviewAuditStore(jdbc, p.schema()), tx, stats);
+    ReviewAuditStore reviewAuditStore(JdbcTemplate jdbc, ExecutorProperties p) {
+        return new ReviewAuditStore(jdbc, p.schema());
+    }
+
+    @Bean
+    ReviewService reviewService(ToolCallStore calls, CallFinisher finisher, ReviewAuditStore audit,
+                                TransactionTemplate tx, ExecutorStats stats) {
+        return new ReviewService(calls, finisher, audit, tx, stats);
     }
 
     @Bean

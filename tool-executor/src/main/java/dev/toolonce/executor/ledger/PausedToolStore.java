@@ -14,8 +14,15 @@ public final class PausedToolStore {
     private static final String PAUSE = """
             INSERT INTO %s.paused_tool (tool, reason) VALUES (?, ?) ON CONFLICT (tool) DO NOTHING
             """;
+    /** Resumes and audits in one statement: the audit row exists exactly when the resume was attempted. */
     private static final String RESUME = """
-            DELETE FROM %s.paused_tool WHERE tool = ?
+            WITH gone AS (DELETE FROM %1$s.paused_tool WHERE tool = ? RETURNING reason)
+            INSERT INTO %1$s.tool_resume_audit (tool, principal, was_paused, reason)
+            SELECT ?, ?, EXISTS (SELECT 1 FROM gone), (SELECT reason FROM gone)
+            RETURNING was_paused
+            """;
+    private static final String RESUMES = """
+            SELECT tool, principal, was_paused, reason, at::text AS at FROM %s.tool_resume_audit ORDER BY id DESC LIMIT ?
             """;
     private static final String LIST = """
             SELECT tool, reason, paused_at::text AS paused_at FROM %s.paused_tool ORDER BY tool
@@ -25,6 +32,7 @@ public final class PausedToolStore {
     private final String pause;
     private final String resume;
     private final String list;
+    private final String resumes;
 
     public PausedToolStore(JdbcTemplate jdbc, String schema) {
         this.jdbc = jdbc;
@@ -32,6 +40,7 @@ public final class PausedToolStore {
         this.pause = PAUSE.formatted(s);
         this.resume = RESUME.formatted(s);
         this.list = LIST.formatted(s);
+        this.resumes = RESUMES.formatted(s);
     }
 
     /** Pauses {@code tool}; idempotent. Runs in the caller's transaction. */
@@ -39,9 +48,19 @@ public final class PausedToolStore {
         jdbc.update(pause, tool, reason);
     }
 
-    /** @return whether the tool was paused (false: it was not, or another resume won) */
-    public boolean resume(String tool) {
-        return jdbc.update(resume, tool) > 0;
+    /**
+     * Resumes {@code tool} and records who asked ({@code tool_resume_audit}), whether or not it was paused.
+     *
+     * @param principal the authenticated principal
+     * @return whether the tool was paused (false: it was not, or another resume won)
+     */
+    public boolean resume(String tool, String principal) {
+        return Boolean.TRUE.equals(jdbc.queryForObject(resume, Boolean.class, tool, tool, principal));
+    }
+
+    /** The latest {@code limit} resumes, newest first ({@code tool}, {@code principal}, {@code was_paused}, …). */
+    public List<Map<String, Object>> resumes(int limit) {
+        return jdbc.queryForList(resumes, limit);
     }
 
     /** The paused tools with reason and time ({@code tool}, {@code reason}, {@code paused_at}), by tool name. */

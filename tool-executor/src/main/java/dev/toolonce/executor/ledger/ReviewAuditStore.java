@@ -14,13 +14,21 @@ public final class ReviewAuditStore {
             VALUES (?, ?, ?, ?, ?, ?, ?)
             """;
 
+    private static final String LIST = """
+            SELECT id, scope, action, external_id, operator, note, fence, at::text AS at FROM %s.review_audit
+             WHERE CAST(? AS text[]) IS NULL OR split_part(scope, '/', 1) = ANY(CAST(? AS text[]))
+             ORDER BY id DESC LIMIT ?
+            """;
+
     private final JdbcTemplate jdbc;
     private final String record;
+    private final String list;
 
     public ReviewAuditStore(JdbcTemplate jdbc, String schema) {
         this.jdbc = jdbc;
         String s = SqlNames.schema(schema);
         this.record = RECORD.formatted(s);
+        this.list = LIST.formatted(s);
     }
 
     /**
@@ -34,5 +42,14 @@ public final class ReviewAuditStore {
     public void record(long callId, String scope, String action, String externalId, String operator, String note,
                        long fence) {
         jdbc.update(record, callId, scope, action, externalId, operator, note, fence);
+    }
+
+    /**
+     * The latest {@code limit} resolutions, newest first.
+     *
+     * @param tenants only resolutions of these tenants' calls (the scope's first segment); null for every tenant
+     */
+    public java.util.List<java.util.Map<String, Object>> list(String[] tenants, int limit) {
+        return jdbc.queryForList(list, tenants, tenants, limit);
     }
 }

@@ -156,7 +156,8 @@ public final class ToolCallStore {
             SELECT %2$s FROM %1$s.tool_call WHERE id = ?
             """;
     private static final String IN_STATE = """
-            SELECT %2$s FROM %1$s.tool_call WHERE state = ? ORDER BY id LIMIT ?
+            SELECT %2$s FROM %1$s.tool_call
+             WHERE state = ? AND (CAST(? AS text[]) IS NULL OR tenant_id = ANY(CAST(? AS text[]))) ORDER BY id LIMIT ?
             """;
     private static final String TOMBSTONE = """
             SELECT state || coalesce(' ' || external_object_id, '') || ' at ' || terminal_at
@@ -443,9 +444,13 @@ public final class ToolCallStore {
         return jdbc.query(byId, MAPPER, id).stream().findFirst();
     }
 
-    /** Up to {@code limit} calls in a state, oldest first (operator views). */
-    public List<ToolCall> inState(CallState state, int limit) {
-        return jdbc.query(inState, MAPPER, state.name(), limit);
+    /**
+     * Up to {@code limit} calls in a state, oldest first (operator views).
+     *
+     * @param tenants only these tenants' calls; null for every tenant
+     */
+    public List<ToolCall> inState(CallState state, String[] tenants, int limit) {
+        return jdbc.query(inState, MAPPER, state.name(), tenants, tenants, limit);
     }
 
     /** What a purged call's tombstone says (state, external id, when), if the scope was purged. */

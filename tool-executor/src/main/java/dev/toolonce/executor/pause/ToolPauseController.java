@@ -5,6 +5,10 @@ import dev.toolonce.executor.ledger.PausedToolStore;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import dev.toolonce.security.TenantScope;
+import org.springframework.security.access.AccessDeniedException;
+import org.springframework.security.access.prepost.PreAuthorize;
+import org.springframework.security.core.Authentication;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -22,14 +26,22 @@ public class ToolPauseController {
     }
 
     @GetMapping("/tools/paused")
+    @PreAuthorize("hasRole('VIEWER')")
     public List<Map<String, Object>> paused() {
         return pauses.paused();
     }
 
-    /** Resumes a paused tool: its waiting calls are claimed again at once. Idempotent. */
+    /**
+     * Resumes a paused tool: its waiting calls are claimed again at once. Idempotent; audited under the principal. A
+     * pause holds the calls of every tenant, so only an admin of every tenant may lift it.
+     */
     @PostMapping("/tools/{tool}/resume")
-    public Map<String, Object> resume(@PathVariable String tool) {
-        boolean resumed = pauses.resume(tool);
+    @PreAuthorize("hasRole('ADMIN')")
+    public Map<String, Object> resume(@PathVariable String tool, Authentication who) {
+        if (!TenantScope.of(who).all()) {
+            throw new AccessDeniedException("a tool's pause holds every tenant's calls: resuming it needs an admin of every tenant");
+        }
+        boolean resumed = pauses.resume(tool, who.getName());
         dispatcher.wake();
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("tool", tool);

@@ -5,47 +5,70 @@ import dev.toolonce.core.call.ToolCall;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.springframework.http.ResponseEntity;
-import org.springframework.web.bind.annotation.ExceptionHandler;
+import dev.toolonce.executor.ledger.PausedToolStore;
+import dev.toolonce.executor.ledger.ReviewAuditStore;
+import dev.toolonce.security.TenantScope;
+import dev.toolonce.security.web.Limits;
+import java.util.NoSuchElementException;
+import org.springframework.security.access.prepost.PreAuthorize;
+import org.springframework.security.core.Authentication;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
-/** The operator API behind {@code ./toolonce review list | resolve}. */
+/**
+ * The operator API behind {@code ./toolonce review list | resolve | audit} (docs/security.md): viewers read the calls
+ * in review and the audit of their tenants, operators resolve them. Another tenant's call is 404, as if it did not
+ * exist; the audit records the authenticated principal.
+ */
 @RestController
 public class ReviewController {
     private final ReviewService reviews;
+    private final ReviewAuditStore audit;
+    private final PausedToolStore pauses;
 
-    public ReviewController(ReviewService reviews) {
+    public ReviewController(ReviewService reviews, ReviewAuditStore audit, PausedToolStore pauses) {
         this.reviews = reviews;
+        this.audit = audit;
+        this.pauses = pauses;
     }
 
-    /** A resolution request: {@code scope} is the record key {@code tenant/tool/operation/key}. */
-    public record Resolve(String scope, String action, String externalId, String operator, String note) {
+    /**
+     * A resolution request: {@code scope} is the record key {@code tenant/tool/operation/key}. Anything else in the
+     * body (an {@code operator} field of older clients) is ignored: the audit records the authenticated principal.
+     */
+    @com.fasterxml.jackson.annotation.JsonIgnoreProperties(ignoreUnknown = true)
+    public record Resolve(String scope, String action, String externalId, String note) {
     }
 
     @GetMapping("/review")
-    public List<Map<String, Object>> list(@RequestParam(defaultValue = "100") int limit) {
-        return reviews.pending(limit).stream().map(ReviewController::view).toList();
+    @PreAuthorize("hasRole('VIEWER')")
+    public List<Map<String, Object>> list(@RequestParam(defaultValue = "100") int limit, Authentication who) {
+        return reviews.pending(Limits.page(limit), TenantScope.of(who).sqlFilter()).stream().map(ReviewController::view)
+                .toList();
     }
 
     @PostMapping("/review/resolve")
-    public Map<String, Object> resolve(@RequestBody Resolve r) {
+    @PreAuthorize("hasRole('OPERATOR')")
+    public Map<String, Object> resolve(@RequestBody Resolve r, Authentication who) {
+        CallScope scope = parse(r.scope());
+        if (!TenantScope.of(who).includes(scope.tenantId())) {
+            throw new NoSuchElementException("no call for scope " + scope); // exactly what a missing call answers
+        }
         ReviewService.Action action = ReviewService.Action.valueOf(String.valueOf(r.action()).toUpperCase());
-        String operator = r.operator() == null || r.operator().isBlank() ? "operator" : r.operator();
-        return view(reviews.resolve(parse(r.scope()), action, r.externalId(), operator, r.note()));
+        return view(reviews.resolve(scope, action, r.externalId(), who.getName(), r.note()));
     }
 
-    @ExceptionHandler(IllegalArgumentException.class)
-    public ResponseEntity<Map<String, String>> badRequest(IllegalArgumentException e) {
-        return ResponseEntity.badRequest().body(Map.of("error", String.valueOf(e.getMessage())));
-    }
-
-    @ExceptionHandler(IllegalStateException.class)
-    public ResponseEntity<Map<String, String>> conflict(IllegalStateException e) {
-        return ResponseEntity.status(409).body(Map.of("error", String.valueOf(e.getMessage())));
+    /** Who resolved which call, and who resumed which tool: newest first, the caller's tenants only. */
+    @GetMapping("/audit")
+    @PreAuthorize("hasRole('VIEWER')")
+    public Map<String, Object> audit(@RequestParam(defaultValue = "100") int limit, Authentication who) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("resolutions", audit.list(TenantScope.of(who).sqlFilter(), Limits.page(limit)));
+        m.put("toolResumes", pauses.resumes(Limits.page(limit))); // a pause is every tenant's: no tenant data in it
+        return m;
     }
 
     /** Splits a record key: the first three segments cannot contain '/', the key is the rest. */

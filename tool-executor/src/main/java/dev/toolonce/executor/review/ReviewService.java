@@ -42,15 +42,21 @@ public final class ReviewService {
         this.stats = stats;
     }
 
-    /** Calls waiting for a human, oldest first. */
-    public List<ToolCall> pending(int limit) {
-        return calls.inState(CallState.NEEDS_REVIEW, limit);
+    /**
+     * Calls waiting for a human, oldest first.
+     *
+     * @param tenants only these tenants' calls; null for every tenant
+     */
+    public List<ToolCall> pending(int limit, String[] tenants) {
+        return calls.inState(CallState.NEEDS_REVIEW, tenants, limit);
     }
 
     /**
      * @param externalId required for {@link Action#COMMIT}, ignored otherwise
      * @return the call after the resolution
-     * @throws IllegalArgumentException when the scope is unknown, not in review, or commit lacks an id
+     * @param operator   the authenticated principal, recorded in the audit
+     * @throws java.util.NoSuchElementException when no call has this scope
+     * @throws IllegalArgumentException when the call is not in review, or commit lacks an id
      * @throws IllegalStateException when someone else resolved it first (lost guard), or a retry is refused
      *         because the effect may exist: the call has an external id, evidence of an effect (a late
      *         Applied), or a duplicate alarm — sending it again could apply it twice; commit or fail instead
@@ -60,7 +66,7 @@ public final class ReviewService {
             throw new IllegalArgumentException("commit needs the external id of the effect the operator found");
         }
         return tx.execute(s -> {
-            ToolCall call = calls.find(scope).orElseThrow(() -> new IllegalArgumentException("no call for scope " + scope));
+            ToolCall call = calls.find(scope).orElseThrow(() -> new java.util.NoSuchElementException("no call for scope " + scope));
             if (call.state() != CallState.NEEDS_REVIEW) {
                 throw new IllegalArgumentException("call " + scope + " is " + call.state() + ", not NEEDS_REVIEW");
             }

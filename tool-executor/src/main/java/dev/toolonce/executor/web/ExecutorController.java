@@ -44,6 +44,7 @@ public class ExecutorController {
     }
 
     @GetMapping("/executor/stats")
+    @org.springframework.security.access.prepost.PreAuthorize("hasRole('VIEWER')")
     public Map<String, Long> stats() {
         return stats.snapshot();
     }

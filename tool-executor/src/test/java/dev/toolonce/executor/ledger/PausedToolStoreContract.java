@@ -41,9 +41,21 @@ abstract class PausedToolStoreContract {
             assertThat(row).containsEntry("tool", "payments").containsEntry("reason", "HTTP 401");
             assertThat(row.get("paused_at")).isNotNull();
         });
-        assertThat(pauses.resume("payments")).isTrue();
-        assertThat(new PausedToolStore(new JdbcTemplate(db), schema()).resume("payments")).as("the loser").isFalse();
+        assertThat(pauses.resume("payments", "alice")).isTrue();
+        assertThat(new PausedToolStore(new JdbcTemplate(db), schema()).resume("payments", "bob")).as("the loser")
+                .isFalse();
         assertThat(pauses.paused()).isEmpty();
+    }
+
+    @Test
+    void everyResumeIsAuditedUnderItsPrincipalWithTheReasonItEnded() {
+        pauses.pause("payments", "HTTP 401");
+        pauses.resume("payments", "alice");
+        pauses.resume("payments", "bob");
+
+        assertThat(pauses.resumes(10)).extracting(r -> r.get("principal"), r -> r.get("was_paused"), r -> r.get("reason"))
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("bob", false, null),
+                        org.assertj.core.groups.Tuple.tuple("alice", true, "HTTP 401"));
     }
 
     @Test
@@ -56,7 +68,7 @@ abstract class PausedToolStoreContract {
         pauses.pause("payments", "HTTP 401");
 
         assertThat(calls.claim("w-1", 10, Duration.ofSeconds(60))).isEmpty();
-        pauses.resume("payments");
+        pauses.resume("payments", "operator");
         assertThat(calls.claim("w-1", 10, Duration.ofSeconds(60))).hasSize(1);
     }
 }

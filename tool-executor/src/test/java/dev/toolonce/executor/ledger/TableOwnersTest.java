@@ -34,6 +34,7 @@ class TableOwnersTest {
             Map.entry("pending_reply", EXECUTOR + "PendingReplyStore.java"),
             Map.entry("review_audit", EXECUTOR + "ReviewAuditStore.java"),
             Map.entry("paused_tool", EXECUTOR + "PausedToolStore.java"),
+            Map.entry("tool_resume_audit", EXECUTOR + "PausedToolStore.java"),
             Map.entry("task_hold", EXECUTOR + "TaskHoldStore.java"),
             Map.entry("inbox_message", SHARED + "InboxStore.java"),
             Map.entry("outbox_event", SHARED + "OutboxStore.java"),

@@ -305,7 +305,7 @@ class EvidenceLedgerIT {
         reconciler.tick();
         assertThat(current(paused).state()).isEqualTo(CallState.UNKNOWN);
         assertThat(tools.lookupCount).hasValue(0);
-        pauses.resume("payments");
+        pauses.resume("payments", "operator");
         await().atMost(Duration.ofSeconds(10)).until(() -> {
             reconciler.tick();
             return current(paused).state() == CallState.COMMITTED;

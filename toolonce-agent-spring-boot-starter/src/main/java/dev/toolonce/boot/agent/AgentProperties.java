@@ -20,7 +20,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param poisonAttempts  times a result that fails on its own is tried before it is dead-lettered
  * @param consumer        whether this application consumes results (false: another process, e.g. inbox-consumer, does)
  * @param resumeOnStart   resume every open task at start-up (re-publishes steps in flight with their original keys)
- * @param api             expose {@code /tasks} (needs Spring MVC)
+ * @param api             expose {@code /tasks} (needs Spring MVC and {@code dev.toolonce:security}, and a credential
+ *                        source: {@code toolonce.security.tokens-file} or {@code toolonce.security.jwt.*}, or a
+ *                        Spring Security chain of the application's own); off by default, since it approves and
+ *                        changes pending tool calls
  * @param dryRuns         {@code tool/operation} entries whose tool declares a dry run in the executor's tool
  *                        configuration ({@code operations.<op>.dry-run}); a plan may ask for a dry run only of these
  */
@@ -37,7 +40,7 @@ public record AgentProperties(
         @DefaultValue("3") int poisonAttempts,
         @DefaultValue("true") boolean consumer,
         @DefaultValue("true") boolean resumeOnStart,
-        @DefaultValue("true") boolean api,
+        @DefaultValue("false") boolean api,
         List<String> dryRuns) {
 
     public AgentProperties {

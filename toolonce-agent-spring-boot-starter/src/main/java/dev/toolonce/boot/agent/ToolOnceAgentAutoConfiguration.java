@@ -146,15 +146,30 @@ public class ToolOnceAgentAutoConfiguration {
         }
     }
 
-    /** {@code /tasks}: query, approve, change arguments, resume (docs/agent-tasks.md). */
+    /**
+     * {@code /tasks}: query, approve, change arguments, resume (docs/agent-tasks.md) — only with
+     * {@code toolonce.agent.api=true}, and then only behind a credential: {@link TaskApiGuard} refuses to start
+     * otherwise, naming what to set.
+     */
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
     @ConditionalOnClass(name = "org.springframework.web.bind.annotation.RestController")
-    @ConditionalOnBooleanProperty(name = "toolonce.agent.api", matchIfMissing = true)
+    @ConditionalOnBooleanProperty(name = "toolonce.agent.api")
     static class Api {
         @Bean
-        TaskController toolonceTaskController(TaskEngine tasks) {
-            return new TaskController(tasks);
+        TaskApiGuard toolonceTaskApiGuard(org.springframework.beans.factory.ListableBeanFactory beans,
+                                          org.springframework.core.env.Environment env) {
+            return new TaskApiGuard(beans, env);
+        }
+
+        @Configuration(proxyBeanMethods = false)
+        @ConditionalOnClass(name = {"dev.toolonce.security.TenantScope",
+                "org.springframework.security.web.SecurityFilterChain"})
+        static class Controller {
+            @Bean
+            TaskController toolonceTaskController(TaskEngine tasks) {
+                return new TaskController(tasks);
+            }
         }
     }
 }

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# ./toolonce tokens create --role viewer|operator|admin|scrape --tenant TENANT [--tenant …] [--name NAME]
+# ./toolonce tokens list | revoke <id>
+# API tokens of the local stack ($TOOLONCE_HOME/tokens holds their hashes; the services re-read it within a second).
+# create prints the token once, on standard output: keep it (TOOLONCE_TOKEN=… or a file in TOOLONCE_TOKEN_FILE).
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+TOOLONCE_HOME="${TOOLONCE_HOME:-$ROOT/.local}"
+JAR="$ROOT/security/target/security-0.1.0-SNAPSHOT.jar"
+[[ -f "$JAR" ]] || (cd "$ROOT" && mvn -q -B -DskipTests package -pl security)
+[[ $# -ge 1 ]] || { sed -n '2,3p' "$0" | sed 's/^# //'; exit 2; }
+cmd=$1; shift
+exec java -cp "$JAR" dev.toolonce.security.token.TokensMain "$cmd" --file "$TOOLONCE_HOME/tokens" "$@"

@@ -1,0 +1,91 @@
+package dev.toolonce.boot.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.toolonce.testsupport.ServiceProcess;
+import dev.toolonce.testsupport.TestStack;
+import dev.toolonce.testsupport.TestTokens;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * Issue 19: the starter's task API is off unless enabled, and an application that enables it without a credential
+ * source refuses to start, naming the properties; enabled and secured, it answers nobody without a credential.
+ */
+class TaskApiSecurityIT {
+
+    @SpringBootConfiguration
+    @EnableAutoConfiguration
+    static class WebAgent {
+    }
+
+    private static Map<String, Object> props(int port) {
+        TestStack stack = TestStack.get();
+        Map<String, Object> p = new HashMap<>(Map.of("server.port", port, "server.address", "127.0.0.1",
+                "spring.datasource.url", stack.freshDatabase("task_api"), "spring.datasource.username", "postgres",
+                "spring.datasource.password", "", "spring.flyway.enabled", "false",
+                "spring.kafka.bootstrap-servers", stack.kafkaBootstrap(),
+                "toolonce.agent.consumer-group", "task-api-" + UUID.randomUUID(), "toolonce.agent.resume-on-start", "false"));
+        return p;
+    }
+
+    private static int get(int port, String path, String bearer) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path));
+        if (bearer != null) {
+            b.header("Authorization", "Bearer " + bearer);
+        }
+        return HttpClient.newHttpClient().send(b.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+    }
+
+    @Test
+    void byDefaultThereIsNoTaskApi() throws Exception {
+        int port = ServiceProcess.freePort();
+        Map<String, Object> p = props(port);
+        p.put("toolonce.security.tokens-file", TestTokens.file().toString());
+        try (ConfigurableApplicationContext app = new SpringApplicationBuilder(WebAgent.class)
+                .web(WebApplicationType.SERVLET).properties(p).run()) {
+            assertThat(app.getBeanNamesForType(TaskController.class)).isEmpty();
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(5))
+                    .until(() -> get(port, "/tasks", TestTokens.admin()) != 401);
+            assertThat(get(port, "/tasks", TestTokens.admin())).isEqualTo(404);
+        }
+    }
+
+    @Test
+    void enabledWithoutACredentialSourceTheApplicationRefusesToStartNamingWhatToSet() {
+        Map<String, Object> p = props(ServiceProcess.freePort());
+        p.put("toolonce.agent.api", "true");
+
+        assertThatThrownBy(() -> new SpringApplicationBuilder(WebAgent.class).web(WebApplicationType.SERVLET)
+                .properties(p).run().close())
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("toolonce.agent.api=true")
+                .hasMessageContaining("toolonce.security.tokens-file");
+    }
+
+    @Test
+    void enabledAndSecuredItAnswersNobodyWithoutACredential() throws Exception {
+        int port = ServiceProcess.freePort();
+        Map<String, Object> p = props(port);
+        p.put("toolonce.agent.api", "true");
+        p.put("toolonce.security.tokens-file", TestTokens.file().toString());
+        try (ConfigurableApplicationContext app = new SpringApplicationBuilder(WebAgent.class)
+                .web(WebApplicationType.SERVLET).properties(p).run()) {
+            assertThat(get(port, "/tasks", null)).isEqualTo(401);
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(5))
+                    .until(() -> get(port, "/tasks", TestTokens.admin()) == 200);
+            assertThat(get(port, "/tasks/any", TestTokens.admin())).as("an unknown task").isEqualTo(404);
+        }
+    }
+}
