@@ -291,7 +291,7 @@ kafka_topics() {
     --bootstrap-server "127.0.0.1:$KAFKA_PORT" --list)"
   local spec topic parts pids=() pid
   for spec in toolonce.tool-intents:12 toolonce.tool-results:12 toolonce.tool-intents.dlq:3 \
-      toolonce.tool-results.dlq:3 toolonce.relay.dlq:3 toolonce.agent-tasks:12; do
+      toolonce.tool-results.dlq:3 toolonce.relay.dlq:3 toolonce.agent-tasks:12 toolonce.agent-tasks.dlq:3; do
     topic="${spec%:*}"; parts="${spec##*:}"
     grep -qxF "$topic" <<<"$existing" && continue
     log "creating topic $topic ($parts partitions)"

@@ -40,6 +40,10 @@ import org.junit.jupiter.api.Test;
  * in {@code step_result_log}), and the valid record after it must still be processed.
  */
 class PoisonIT {
+    /** One step, as a task event carries at least one (agent-task.v1.json). */
+    private static final String STEP = "{\"stepId\":\"s1\",\"tool\":\"counter\",\"operation\":\"apply\","
+            + "\"idempotencyKey\":\"acme:t:s1:1\",\"state\":\"RUNNING\",\"compensable\":false,\"irreversible\":false,"
+            + "\"needsApproval\":false,\"publishes\":1}";
     private static final Duration WAIT = Duration.ofSeconds(90);
     private static final int PARTITION = 5;
     private static final int MAX_SENT_BYTES = 200_000;
@@ -103,6 +107,40 @@ class PoisonIT {
         try (ResultWatcher dlq = new ResultWatcher(f.stack.infra.kafkaBootstrap(), Contract.RESULTS_DLQ_TOPIC)) {
             assertThat(header(awaitDeadLetter(dlq, poison), Contract.DLQ_ERROR_CODE)).isEqualTo("SCHEMA_INVALID");
         }
+    }
+
+    /**
+     * Issue 19: a task event the executor's task-hold consumer cannot store (a NUL in an id, an id longer than the
+     * schema allows) used to fail its batch for ever, holding every task event behind it while readiness stayed UP.
+     * On the shared error path it is dead-lettered alone, and the task event after it on the same partition holds its
+     * task.
+     */
+    @Test
+    void aTaskEventWithANulOrAnOverLongIdIsDeadLetteredAndTheNextTaskEventIsApplied() throws Exception {
+        String task = "hold-" + UUID.randomUUID().toString().substring(0, 8);
+        RecordMetadata nul = send(TASKS_TOPIC, f.tenant + "/" + task, taskEvent(f.tenant, "bad\\u0000" + task),
+                null);
+        RecordMetadata tooLong = send(TASKS_TOPIC, f.tenant + "/" + task, taskEvent(f.tenant, "x".repeat(65)), null);
+        send(TASKS_TOPIC, f.tenant + "/" + task, taskEvent(f.tenant, task), null);
+
+        await().atMost(WAIT).until(() -> exists("SELECT 1 FROM executor.task_hold WHERE tenant_id = ? AND task_id = ? "
+                + "AND open", f.tenant, task));
+        try (ResultWatcher dlq = new ResultWatcher(f.stack.infra.kafkaBootstrap(), TASKS_DLQ_TOPIC)) {
+            ConsumerRecord<byte[], byte[]> dead = awaitDeadLetter(dlq, nul);
+            assertThat(header(dead, Contract.DLQ_ERROR_CODE)).isEqualTo("SCHEMA_INVALID");
+            assertThat(header(dead, Contract.DLQ_ERROR_MESSAGE)).contains("/taskId");
+            assertThat(header(awaitDeadLetter(dlq, tooLong), Contract.DLQ_ERROR_CODE)).isEqualTo("SCHEMA_INVALID");
+        }
+    }
+
+    private static final String TASKS_TOPIC = "toolonce.agent-tasks";
+    private static final String TASKS_DLQ_TOPIC = "toolonce.agent-tasks.dlq";
+
+    /** A task event as the agent publishes it (agent-task.v1.json), open, with one running step. */
+    private static byte[] taskEvent(String tenant, String taskIdJson) {
+        return ("{\"messageId\":\"" + UUID.randomUUID() + "\",\"at\":\"2026-12-01T00:00:00Z\",\"tenantId\":\""
+                + tenant + "\",\"taskId\":\"" + taskIdJson + "\",\"state\":\"RUNNING\",\"open\":true,"
+                + "\"version\":1,\"steps\":[" + STEP + "]}").getBytes(StandardCharsets.UTF_8);
     }
 
     @Test

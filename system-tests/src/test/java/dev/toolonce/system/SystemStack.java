@@ -41,7 +41,8 @@ final class SystemStack {
         for (String topic : List.of(Contract.INTENTS_TOPIC, Contract.RESULTS_TOPIC, "toolonce.agent-tasks")) {
             infra.createTopic(topic, 12);
         }
-        for (String topic : List.of(Contract.INTENTS_DLQ_TOPIC, Contract.RESULTS_DLQ_TOPIC, "toolonce.relay.dlq")) {
+        for (String topic : List.of(Contract.INTENTS_DLQ_TOPIC, Contract.RESULTS_DLQ_TOPIC, "toolonce.relay.dlq",
+                "toolonce.agent-tasks.dlq")) {
             infra.createTopic(topic, 3);
         }
         dropSlotsOfEarlierRuns(infra);

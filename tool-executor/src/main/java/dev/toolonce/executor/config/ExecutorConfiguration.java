@@ -110,8 +110,10 @@ public class ExecutorConfiguration {
 
     /** docs/protocol.md §13: open tasks' calls are kept from the purge, from the agents' task events. */
     @Bean
-    TaskHolds taskHolds(JdbcTemplate jdbc, ExecutorProperties p) {
-        return new TaskHolds(new TaskHoldStore(jdbc, p.schema()));
+    TaskHolds taskHolds(JdbcTemplate jdbc, ExecutorProperties p, KafkaTemplate<byte[], byte[]> kafka,
+                        TransactionTemplate tx, DatabaseProbe probe, MeterRegistry meters) {
+        return new TaskHolds(new TaskHoldStore(jdbc, p.schema()), new ConsumerDeadLetterSink(kafka,
+                p.tasksDeadLetterTopic()), tx, probe, p.poisonAttempts(), meters);
     }
 
     /** docs/protocol.md §17: releases held compensations and settles their originals, every reconcile interval. */

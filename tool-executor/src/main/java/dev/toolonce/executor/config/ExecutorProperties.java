@@ -13,6 +13,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param intentsTopic     consumed topic of tool intents
  * @param resultsTopic     topic the result events go to (through the outbox)
  * @param deadLetterTopic  where intents that never reach the database go, synchronously
+ * @param tasksDeadLetterTopic where task events that cannot be read or applied go, synchronously
  * @param consumerGroup    the inbox's consumer group name (also the Kafka group id)
  * @param workers          concurrent tool calls (size of the dispatch pool)
  * @param claimBatch       most calls claimed by one claim statement
@@ -41,6 +42,7 @@ public record ExecutorProperties(
         @DefaultValue("toolonce.tool-intents") String intentsTopic,
         @DefaultValue("toolonce.tool-results") String resultsTopic,
         @DefaultValue("toolonce.tool-intents.dlq") String deadLetterTopic,
+        @DefaultValue("toolonce.agent-tasks.dlq") String tasksDeadLetterTopic,
         @DefaultValue("toolonce-executor") String consumerGroup,
         @DefaultValue("32") int workers,
         @DefaultValue("64") int claimBatch,

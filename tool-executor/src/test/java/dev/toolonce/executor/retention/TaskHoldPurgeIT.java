@@ -25,10 +25,15 @@ import org.springframework.jdbc.datasource.DriverManagerDataSource;
  * cannot reopen it.
  */
 class TaskHoldPurgeIT {
+    /** One step, as a task event carries at least one (agent-task.v1.json). */
+    private static final String STEP = "{\"stepId\":\"s1\",\"tool\":\"counter\",\"operation\":\"apply\","
+            + "\"idempotencyKey\":\"acme:t:s1:1\",\"state\":\"RUNNING\",\"compensable\":false,\"irreversible\":false,"
+            + "\"needsApproval\":false,\"publishes\":1}";
     private static final String SCHEMA = "executor";
     private JdbcTemplate jdbc;
     private ToolCallStore calls;
     private TaskHolds holds;
+    private final List<String> deadLettered = new java.util.concurrent.CopyOnWriteArrayList<>();
     private RetentionPurger purger;
 
     @BeforeEach
@@ -39,7 +44,11 @@ class TaskHoldPurgeIT {
                 .load().migrate();
         jdbc = new JdbcTemplate(new DriverManagerDataSource(url, "postgres", ""));
         calls = new ToolCallStore(jdbc, SCHEMA);
-        holds = new TaskHolds(new TaskHoldStore(jdbc, SCHEMA));
+        DriverManagerDataSource ds = new DriverManagerDataSource(url, "postgres", "");
+        holds = new TaskHolds(new TaskHoldStore(jdbc, SCHEMA), (r, code, message) -> deadLettered.add(r.offset() + " " + code),
+                new org.springframework.transaction.support.TransactionTemplate(
+                        new org.springframework.jdbc.datasource.DataSourceTransactionManager(ds)),
+                () -> true, 3, new io.micrometer.core.instrument.simple.SimpleMeterRegistry());
         purger = new RetentionPurger(jdbc, SCHEMA, Duration.ofDays(8), Duration.ofDays(1), 100);
     }
 
@@ -62,10 +71,21 @@ class TaskHoldPurgeIT {
     }
 
     @Test
-    void anUnreadableTaskEventIsSkippedAndHoldsNothing() {
+    void anUnreadableTaskEventIsDeadLetteredAloneAndHoldsNothing() {
         holds.onBatch(List.of(new ConsumerRecord<>("toolonce.agent-tasks", 0, 0, null,
                 "{not json".getBytes(StandardCharsets.UTF_8)), event("order-3", 1, true)));
         assertThat(jdbc.queryForList("SELECT task_id FROM executor.task_hold", String.class)).containsExactly("order-3");
+        assertThat(deadLettered).containsExactly("0 " + TaskHolds.UNREADABLE_TASK_EVENT);
+    }
+
+    @Test
+    void aTaskEventWithANulInItsTaskIdIsDeadLetteredAndTheNextOneIsApplied() {
+        String nul = "{\"messageId\":\"m\",\"at\":\"2026-12-01T00:00:00Z\",\"tenantId\":\"acme\","
+                + "\"taskId\":\"a\\u0000b\",\"state\":\"RUNNING\",\"open\":true,\"version\":1,\"steps\":[" + STEP + "]}";
+        holds.onBatch(List.of(new ConsumerRecord<>("toolonce.agent-tasks", 0, 40, null, nul.getBytes(StandardCharsets.UTF_8)),
+                event("order-4", 41, true)));
+        assertThat(jdbc.queryForList("SELECT task_id FROM executor.task_hold", String.class)).containsExactly("order-4");
+        assertThat(deadLettered).containsExactly("40 SCHEMA_INVALID");
     }
 
     private long committedLongAgo(String key, String task) {
@@ -78,8 +98,9 @@ class TaskHoldPurgeIT {
     }
 
     private static ConsumerRecord<byte[], byte[]> event(String task, long version, boolean open) {
-        String json = "{\"tenantId\":\"acme\",\"taskId\":\"" + task + "\",\"version\":" + version + ",\"open\":" + open
-                + ",\"state\":\"RUNNING\",\"steps\":[]}";
+        String json = "{\"messageId\":\"m-" + task + "-" + version + "\",\"at\":\"2026-12-01T00:00:00Z\","
+                + "\"tenantId\":\"acme\",\"taskId\":\"" + task + "\",\"version\":" + version + ",\"open\":" + open
+                + ",\"state\":\"" + (open ? "RUNNING" : "SUCCEEDED") + "\",\"steps\":[" + STEP + "]}";
         return new ConsumerRecord<>("toolonce.agent-tasks", 0, version, ("acme/" + task).getBytes(StandardCharsets.UTF_8),
                 json.getBytes(StandardCharsets.UTF_8));
     }
