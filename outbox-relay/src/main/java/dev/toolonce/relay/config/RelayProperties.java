@@ -3,6 +3,8 @@ package dev.toolonce.relay.config;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -37,6 +39,11 @@ import dev.toolonce.schemas.Contract;
  * @param restartBackoffMax  longest wait between two engine restarts; it bounds how long the
  *                           relay takes to resume once a crashed PostgreSQL or Kafka is back,
  *                           so it is capped at {@value #MAX_RESTART_BACKOFF_SECONDS} s
+ * @param kafkaProperties    further Kafka client settings of the relay's producer and admin client, by their Kafka
+ *                           names — what a secured broker needs: {@code security.protocol}, {@code sasl.mechanism},
+ *                           {@code sasl.jaas.config}, {@code ssl.truststore.location}, {@code ssl.keystore.*}, …
+ *                           (docs/security.md). The settings the relay's guarantee rests on ({@code acks},
+ *                           {@code enable.idempotence}, serializers, {@code bootstrap.servers}) are refused here
  */
 @ConfigurationProperties("toolonce.relay")
 public record RelayProperties(
@@ -50,16 +57,26 @@ public record RelayProperties(
         @DefaultValue(Contract.RELAY_DLQ_TOPIC) String deadLetterTopic,
         @DefaultValue("1MB") DataSize maxRecordBytes,
         @DefaultValue("500ms") Duration restartBackoffMin,
-        @DefaultValue("2s") Duration restartBackoffMax) {
+        @DefaultValue("2s") Duration restartBackoffMax,
+        Map<String, String> kafkaProperties) {
 
     /** The longest restart backoff accepted: resume must follow a recovered dependency within seconds. */
     public static final long MAX_RESTART_BACKOFF_SECONDS = 5;
     private static final String P = "toolonce.relay.";
     private static final Pattern TOPIC = Pattern.compile("[A-Za-z0-9._-]{1,249}");
+    /** Kafka settings {@code kafka-properties} may not change. */
+    public static final Set<String> RELAY_OWNED_KAFKA_SETTINGS = Set.of("acks", "enable.idempotence", "key.serializer",
+            "value.serializer", "bootstrap.servers", "max.in.flight.requests.per.connection", "retries");
 
     /** Validates every setting; throws {@link IllegalArgumentException} naming the property. */
     public RelayProperties {
         sources = sources == null ? List.of() : List.copyOf(sources);
+        kafkaProperties = kafkaProperties == null ? Map.of() : Map.copyOf(kafkaProperties);
+        for (String key : kafkaProperties.keySet()) {
+            require(!RELAY_OWNED_KAFKA_SETTINGS.contains(key), P + "kafka-properties." + key + " is set by the relay itself "
+                    + "(its delivery guarantee or its wiring depends on it): remove it; bootstrap servers are "
+                    + P + "kafka-bootstrap");
+        }
         require(!sources.isEmpty(), P + "sources is empty: configure at least one source "
                 + "(name, jdbc-url, slot, publication, table)");
         require(kafkaBootstrap != null && !kafkaBootstrap.isBlank(),

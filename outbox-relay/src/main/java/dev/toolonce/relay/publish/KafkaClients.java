@@ -17,7 +17,8 @@ import dev.toolonce.relay.config.RelayProperties;
 
 /**
  * The relay's Kafka clients: one idempotent producer shared by all sources ({@code acks=all},
- * byte arrays, {@code linger.ms=1}) and one admin client for topic checks. A row naming a
+ * byte arrays, {@code linger.ms=1}) and one admin client for topic checks, both with the security settings of
+ * {@code toolonce.relay.kafka-properties} (SASL, TLS) — no longer a hard-coded map only. A row naming a
  * missing topic is dead-lettered once the send timed out waiting for its metadata, unless the
  * broker creates topics on demand ({@code auto.create.topics.enable}, which a producer cannot
  * switch off for itself).
@@ -37,11 +38,7 @@ public class KafkaClients {
 
     @Bean(destroyMethod = "close")
     public Admin relayAdmin(RelayProperties props) {
-        return Admin.create(Map.of(
-                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, props.kafkaBootstrap(),
-                AdminClientConfig.CLIENT_ID_CONFIG, "toolonce-relay-admin",
-                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000,
-                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 15_000));
+        return Admin.create(adminConfig(props));
     }
 
     @Bean
@@ -54,8 +51,22 @@ public class KafkaClients {
         return Clock.systemUTC();
     }
 
+    /** The admin client's settings: {@code kafka-properties} (security), then the relay's own. */
+    static Map<String, Object> adminConfig(RelayProperties props) {
+        Map<String, Object> config = new HashMap<>(props.kafkaProperties());
+        config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, props.kafkaBootstrap());
+        config.put(AdminClientConfig.CLIENT_ID_CONFIG, "toolonce-relay-admin");
+        config.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
+        config.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 15_000);
+        return config;
+    }
+
+    /**
+     * The producer's settings: {@code kafka-properties} first (what a secured broker needs), then the relay's own,
+     * which {@link RelayProperties} keeps {@code kafka-properties} from touching.
+     */
     static Map<String, Object> producerConfig(RelayProperties props) {
-        Map<String, Object> config = new HashMap<>();
+        Map<String, Object> config = new HashMap<>(props.kafkaProperties());
         config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, props.kafkaBootstrap());
         config.put(ProducerConfig.CLIENT_ID_CONFIG, "toolonce-relay");
         config.put(ProducerConfig.ACKS_CONFIG, "all");

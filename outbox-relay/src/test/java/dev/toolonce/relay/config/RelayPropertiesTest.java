@@ -21,7 +21,7 @@ class RelayPropertiesTest {
     static RelayProperties props(List<Source> sources, Duration poll) {
         return new RelayProperties(sources, "127.0.0.1:29092", poll, Duration.ofMillis(20), 2048,
                 Duration.ofSeconds(1), Duration.ofSeconds(5), "toolonce.relay.dlq", DataSize.ofMegabytes(1), Duration.ofMillis(500),
-                Duration.ofSeconds(2));
+                Duration.ofSeconds(2), null);
     }
 
     @Test
@@ -53,7 +53,7 @@ class RelayPropertiesTest {
         for (Duration bad : List.of(Duration.ofMillis(-1), Duration.ofMinutes(2))) {
             assertThatThrownBy(() -> new RelayProperties(List.of(source("executor", "a_slot")), "127.0.0.1:29092",
                     Duration.ofMillis(2), Duration.ofMillis(20), 2048, bad, Duration.ofSeconds(5), "toolonce.relay.dlq",
-                    DataSize.ofMegabytes(1), Duration.ofMillis(500), Duration.ofSeconds(2)))
+                    DataSize.ofMegabytes(1), Duration.ofMillis(500), Duration.ofSeconds(2), null))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("toolonce.relay.offset-flush-interval");
         }
@@ -98,7 +98,7 @@ class RelayPropertiesTest {
     static RelayProperties withBackoff(Duration min, Duration max) {
         return new RelayProperties(List.of(source("executor", "a_slot")), "127.0.0.1:29092", Duration.ofMillis(10),
                 Duration.ofMillis(20), 2048, Duration.ofSeconds(1), Duration.ofSeconds(5), "toolonce.relay.dlq",
-                DataSize.ofMegabytes(1), min, max);
+                DataSize.ofMegabytes(1), min, max, null);
     }
 
     @Test

@@ -21,7 +21,7 @@ class EngineSettingsTest {
             "relay", "secret", "toolonce_executor_slot", "toolonce_executor_outbox", "executor.outbox_event");
     final RelayProperties relay = new RelayProperties(List.of(source), "127.0.0.1:29092", Duration.ofMillis(10),
             Duration.ofMillis(20), 2048, Duration.ofMillis(750), Duration.ofSeconds(5), "toolonce.relay.dlq",
-            DataSize.ofMegabytes(1), Duration.ofMillis(500), Duration.ofSeconds(2));
+            DataSize.ofMegabytes(1), Duration.ofMillis(500), Duration.ofSeconds(2), null);
 
     @Test
     void configuresThePostgresConnectorForTheOutboxTable() {
