@@ -63,9 +63,11 @@ public final class TaskEngine {
 
     /**
      * Checks and checkpoints a plan, then sends its first step (or waits for its approval). Submitting the same task
-     * id again changes nothing and returns the stored task.
+     * id again for the same tenant changes nothing and returns the stored task.
      *
      * @throws PlanRefusedException naming the step(s), when the plan is unsafe or malformed; nothing is written
+     * @throws IllegalStateException when the task id is another tenant's: task ids are one namespace today, and a
+     *         tenant must neither see another's task nor have its own plan dropped in silence (docs/security.md §7)
      */
     public Task submit(Plan plan) {
         plan.check(dryRuns);
@@ -81,7 +83,12 @@ public final class TaskEngine {
                 Task task = store.lock(plan.taskId()).orElseThrow();
                 advance(task, true);
             }
-            return store.find(plan.taskId()).orElseThrow();
+            Task stored = store.find(plan.taskId()).orElseThrow();
+            if (!stored.tenantId().equals(plan.tenantId())) {
+                throw new IllegalStateException("task id " + plan.taskId() + " is taken by another tenant: choose "
+                        + "another task id (ids are global; nothing was written)");
+            }
+            return stored;
         });
     }
 

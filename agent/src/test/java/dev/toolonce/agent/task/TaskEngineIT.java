@@ -265,6 +265,32 @@ class TaskEngineIT {
         assertThat(jdbc.queryForObject("SELECT count(*) FROM agent.outbox_event", Integer.class)).isZero();
     }
 
+    /** Issue 19: a stale approval (arguments changed after the operator looked) is refused, the current one goes. */
+    @Test
+    void anApprovalNamingAKeyThatIsNoLongerTheStepsIsRefusedAsStale() {
+        tasks.submit(Plan.of("acme", "t15", step("1", "payments", "charge").withApproval()));
+        tasks.changeArguments("t15", "1", args("amount", 5)); // the key the operator saw was acme:t15:1:1
+
+        assertThatThrownBy(() -> tasks.approve("t15", "1", "alice", "acme:t15:1:1"))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("stale").hasMessageContaining("acme:t15:1:2");
+        assertThat(tasks.find("t15").orElseThrow().state()).isEqualTo(TaskState.AWAITING_APPROVAL);
+        tasks.approve("t15", "1", "alice", "acme:t15:1:2");
+        assertThat(intents("t15")).extracting(i -> i[2]).containsExactly("acme:t15:1:2");
+    }
+
+    /** Issue 19: task ids are one namespace; another tenant's id is refused, not answered with that tenant's task. */
+    @Test
+    void aPlanUnderAnotherTenantsTaskIdIsRefusedAndReturnsNothingOfIt() {
+        tasks.submit(Plan.of("acme", "t16", step("1", "tickets", "create")));
+
+        assertThatThrownBy(() -> tasks.submit(Plan.of("globex", "t16", step("1", "email", "send"))))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("another tenant")
+                .hasMessageNotContaining("acme");
+        assertThat(tasks.find("t16").orElseThrow().tenantId()).isEqualTo("acme");
+        assertThat(tasks.submit(Plan.of("acme", "t16", step("1", "tickets", "create"))).tenantId())
+                .as("the same tenant's resubmission still returns its task").isEqualTo("acme");
+    }
+
     @Test
     void anOperatorNameWithControlCharactersIsRefused() {
         tasks.submit(Plan.of("acme", "t14", step("1", "payments", "charge").withApproval()));
