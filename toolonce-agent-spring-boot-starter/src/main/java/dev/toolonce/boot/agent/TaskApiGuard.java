@@ -11,6 +11,10 @@ import org.springframework.util.ClassUtils;
  * {@code dev.toolonce:security} on the classpath, and either a credential source for its bearer chain
  * ({@code toolonce.security.tokens-file} or {@code toolonce.security.jwt.*}) or a Spring Security filter chain of
  * the application's own.
+ *
+ * <p>A service whose main job is something else (inbox-consumer, which consumes results) may set
+ * {@code toolonce.agent.api-unsecured=deny-all}: it then starts, logs why, and its {@code /tasks} answers every request
+ * 401 — as secure as refusing, without stopping the result consumer.
  */
 final class TaskApiGuard implements SmartInitializingSingleton {
     static final String OURS = "toolonceSecurityFilterChain";
@@ -34,6 +38,13 @@ final class TaskApiGuard implements SmartInitializingSingleton {
         String[] chains = beans.getBeanNamesForType(
                 ClassUtils.resolveClassName("org.springframework.security.web.SecurityFilterChain", cl));
         boolean onlyOurs = chains.length == 1 && chains[0].equals(OURS);
+        if (chains.length > 0 && onlyOurs && !credentialSourceConfigured()
+                && "deny-all".equals(env.getProperty("toolonce.agent.api-unsecured"))) {
+            org.slf4j.LoggerFactory.getLogger(TaskApiGuard.class).warn("toolonce.agent.api=true without a credential "
+                    + "source: /tasks answers every request 401 (toolonce.agent.api-unsecured=deny-all); set "
+                    + "toolonce.security.tokens-file or toolonce.security.jwt.* to use it");
+            return;
+        }
         if (chains.length == 0 || (onlyOurs && !credentialSourceConfigured())) {
             throw new IllegalStateException("toolonce.agent.api=true serves /tasks, but no credential can reach it: set "
                     + "toolonce.security.tokens-file (./toolonce tokens create) or toolonce.security.jwt.issuer-uri "

@@ -75,6 +75,20 @@ class TaskApiSecurityIT {
     }
 
     @Test
+    void aServiceThatMayNotStopStartsWithATaskApiThatRefusesEveryone() throws Exception {
+        int port = ServiceProcess.freePort();
+        Map<String, Object> p = props(port);
+        p.put("toolonce.agent.api", "true");
+        p.put("toolonce.agent.api-unsecured", "deny-all");
+        try (ConfigurableApplicationContext app = new SpringApplicationBuilder(WebAgent.class)
+                .web(WebApplicationType.SERVLET).properties(p).run()) {
+            assertThat(get(port, "/tasks", null)).isEqualTo(401);
+            assertThat(get(port, "/tasks", TestTokens.admin())).as("no token is valid without a credential source")
+                    .isEqualTo(401);
+        }
+    }
+
+    @Test
     void enabledAndSecuredItAnswersNobodyWithoutACredential() throws Exception {
         int port = ServiceProcess.freePort();
         Map<String, Object> p = props(port);
