@@ -9,6 +9,7 @@ import org.springframework.boot.health.contributor.Status;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
+import org.springframework.security.access.prepost.PreAuthorize;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 
@@ -50,7 +51,7 @@ public class ConsumerConfiguration {
 
         /** The {@code toolonce.agent.results} counters by outcome, since start-up. */
         @GetMapping("/consumer/stats")
-        @org.springframework.security.access.prepost.PreAuthorize("hasRole('VIEWER')")
+        @PreAuthorize("hasRole('VIEWER')")
         Map<String, Long> stats() {
             return listener.stats();
         }

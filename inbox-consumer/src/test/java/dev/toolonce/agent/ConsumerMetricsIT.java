@@ -13,6 +13,7 @@ import dev.toolonce.schemas.ResultStatus;
 import dev.toolonce.schemas.ToolResult;
 import dev.toolonce.testsupport.ServiceProcess;
 import dev.toolonce.testsupport.TestStack;
+import dev.toolonce.testsupport.TestTokens;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -55,7 +56,7 @@ class ConsumerMetricsIT {
                 "--spring.kafka.bootstrap-servers=" + stack.kafkaBootstrap(),
                 "--toolonce.agent.results-topic=" + topic, "--toolonce.agent.dead-letter-topic=" + dlq,
                 "--toolonce.agent.consumer-group=consumer-metrics-" + UUID.randomUUID(),
-                "--toolonce.security.tokens-file=" + dev.toolonce.testsupport.TestTokens.file());
+                "--toolonce.security.tokens-file=" + TestTokens.file());
              KafkaProducer<byte[], byte[]> producer = producer(stack.kafkaBootstrap())) {
             JsonNode readiness = await("readiness").atMost(Duration.ofSeconds(60))
                     .until(() -> json(port, "/actuator/health/readiness"), r -> "UP".equals(r.path("status").asString()));
@@ -126,7 +127,7 @@ class ConsumerMetricsIT {
 
     private static String text(int port, String path) throws Exception {
         return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-                .header("Authorization", dev.toolonce.testsupport.TestTokens.adminHeader())
+                .header("Authorization", TestTokens.adminHeader())
                 .timeout(Duration.ofSeconds(5)).GET().build(), HttpResponse.BodyHandlers.ofString()).body();
     }
 }

@@ -22,16 +22,19 @@ import org.springframework.security.access.hierarchicalroles.RoleHierarchyImpl;
 import org.springframework.security.authentication.AuthenticationManager;
 import org.springframework.security.authentication.AuthenticationManagerResolver;
 import org.springframework.security.authentication.AuthenticationProvider;
+import org.springframework.security.authentication.BadCredentialsException;
 import org.springframework.security.authentication.ProviderManager;
 import org.springframework.security.config.annotation.method.configuration.EnableMethodSecurity;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.annotation.web.configuration.EnableWebSecurity;
 import org.springframework.security.config.annotation.web.configuration.WebSecurityCustomizer;
 import org.springframework.security.config.http.SessionCreationPolicy;
+import org.springframework.security.core.Authentication;
 import org.springframework.security.oauth2.jwt.JwtDecoder;
 import org.springframework.security.oauth2.jwt.JwtDecoders;
 import org.springframework.security.oauth2.jwt.NimbusJwtDecoder;
 import org.springframework.security.oauth2.server.resource.authentication.JwtAuthenticationProvider;
+import org.springframework.security.oauth2.server.resource.web.authentication.BearerTokenAuthenticationFilter;
 import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.firewall.HttpStatusRequestRejectedHandler;
 import org.springframework.security.web.firewall.RequestRejectedHandler;
@@ -118,9 +121,8 @@ public class ToolOnceSecurityAutoConfiguration {
         /** What refuses every bearer when no credential source is configured: secure by default, with a reason. */
         static final class NoCredentialIsValid implements AuthenticationProvider {
             @Override
-            public org.springframework.security.core.Authentication authenticate(
-                    org.springframework.security.core.Authentication a) {
-                throw new org.springframework.security.authentication.BadCredentialsException(
+            public Authentication authenticate(Authentication a) {
+                throw new BadCredentialsException(
                         "this service has no credential source (toolonce.security.tokens-file, toolonce.security.jwt.*)");
             }
 
@@ -163,7 +165,7 @@ public class ToolOnceSecurityAutoConfiguration {
                             .authenticationEntryPoint(problems).accessDeniedHandler(problems))
                     .exceptionHandling(e -> e.authenticationEntryPoint(problems).accessDeniedHandler(problems))
                     .addFilterBefore(new BodyLimitFilter(p.maxBodyBytes()),
-                            org.springframework.security.oauth2.server.resource.web.authentication.BearerTokenAuthenticationFilter.class);
+                            BearerTokenAuthenticationFilter.class);
             return http.build();
         }
 

@@ -1,6 +1,7 @@
 package dev.toolonce.system;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.toolonce.security.Role;
 import dev.toolonce.testsupport.TestTokens;
@@ -13,6 +14,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -45,7 +47,7 @@ class DoorsIT {
     /** method → path pattern, as the service itself maps them. */
     private static List<String[]> mappings(String base) throws Exception {
         // a token just added to the file counts within half a second
-        HttpResponse<String> r = org.awaitility.Awaitility.await("mappings of " + base).atMost(java.time.Duration.ofSeconds(10))
+        HttpResponse<String> r = await("mappings of " + base).atMost(Duration.ofSeconds(10))
                 .until(() -> send("GET", base + "/actuator/mappings", TestTokens.admin(), null, Map.of()),
                         x -> x.statusCode() == 200);
         List<String[]> out = new ArrayList<>();
@@ -152,7 +154,7 @@ class DoorsIT {
     /** Waits until every service has read the token file since {@code bearer} was added to it. */
     private static String loaded(String bearer) {
         for (String base : services().values()) {
-            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10))
+            await().atMost(Duration.ofSeconds(10))
                     .until(() -> send("GET", base + "/ready-not-a-path", bearer, null, Map.of()).statusCode() != 401);
         }
         return bearer;

@@ -1,6 +1,8 @@
 package dev.toolonce.executor.ledger;
 
 import dev.toolonce.jdbc.SqlNames;
+import java.util.List;
+import java.util.Map;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
@@ -49,7 +51,7 @@ public final class ReviewAuditStore {
      *
      * @param tenants only resolutions of these tenants' calls (the scope's first segment); null for every tenant
      */
-    public java.util.List<java.util.Map<String, Object>> list(String[] tenants, int limit) {
+    public List<Map<String, Object>> list(String[] tenants, int limit) {
         return jdbc.queryForList(list, tenants, tenants, limit);
     }
 }

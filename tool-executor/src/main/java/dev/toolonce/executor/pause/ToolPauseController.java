@@ -2,10 +2,10 @@ package dev.toolonce.executor.pause;
 
 import dev.toolonce.executor.execution.Dispatcher;
 import dev.toolonce.executor.ledger.PausedToolStore;
+import dev.toolonce.security.TenantScope;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import dev.toolonce.security.TenantScope;
 import org.springframework.security.access.AccessDeniedException;
 import org.springframework.security.access.prepost.PreAuthorize;
 import org.springframework.security.core.Authentication;

@@ -1,5 +1,6 @@
 package dev.toolonce.executor.review;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import dev.toolonce.core.call.CallScope;
 import dev.toolonce.core.call.ToolCall;
 import java.util.LinkedHashMap;
@@ -39,14 +40,14 @@ public class ReviewController {
      * A resolution request: {@code scope} is the record key {@code tenant/tool/operation/key}. Anything else in the
      * body (an {@code operator} field of older clients) is ignored: the audit records the authenticated principal.
      */
-    @com.fasterxml.jackson.annotation.JsonIgnoreProperties(ignoreUnknown = true)
+    @JsonIgnoreProperties(ignoreUnknown = true)
     public record Resolve(String scope, String action, String externalId, String note) {
     }
 
     @GetMapping("/review")
     @PreAuthorize("hasRole('VIEWER')")
     public List<Map<String, Object>> list(@RequestParam(defaultValue = "100") int limit, Authentication who) {
-        return reviews.pending(Limits.page(limit), TenantScope.of(who).sqlFilter()).stream().map(ReviewController::view)
+        return reviews.pending(TenantScope.of(who).sqlFilter(), Limits.page(limit)).stream().map(ReviewController::view)
                 .toList();
     }
 

@@ -47,7 +47,7 @@ public final class ReviewService {
      *
      * @param tenants only these tenants' calls; null for every tenant
      */
-    public List<ToolCall> pending(int limit, String[] tenants) {
+    public List<ToolCall> pending(String[] tenants, int limit) {
         return calls.inState(CallState.NEEDS_REVIEW, tenants, limit);
     }
 

@@ -8,6 +8,7 @@ import org.springframework.boot.health.contributor.Status;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
+import org.springframework.security.access.prepost.PreAuthorize;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 
@@ -44,7 +45,7 @@ public class ExecutorController {
     }
 
     @GetMapping("/executor/stats")
-    @org.springframework.security.access.prepost.PreAuthorize("hasRole('VIEWER')")
+    @PreAuthorize("hasRole('VIEWER')")
     public Map<String, Long> stats() {
         return stats.snapshot();
     }

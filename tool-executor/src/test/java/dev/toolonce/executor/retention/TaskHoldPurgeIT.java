@@ -8,16 +8,20 @@ import dev.toolonce.core.hash.RequestHash;
 import dev.toolonce.executor.ledger.TaskHoldStore;
 import dev.toolonce.executor.ledger.ToolCallStore;
 import dev.toolonce.testsupport.TestStack;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Issue 10, test 6, on a real PostgreSQL: a ledger row referenced by an open task is never purged, however old; once
@@ -33,7 +37,7 @@ class TaskHoldPurgeIT {
     private JdbcTemplate jdbc;
     private ToolCallStore calls;
     private TaskHolds holds;
-    private final List<String> deadLettered = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<String> deadLettered = new CopyOnWriteArrayList<>();
     private RetentionPurger purger;
 
     @BeforeEach
@@ -42,13 +46,11 @@ class TaskHoldPurgeIT {
         Flyway.configure().dataSource(url, "postgres", "").schemas(SCHEMA).defaultSchema(SCHEMA)
                 .locations("classpath:db/migration/executor").placeholders(Map.of("publication", "taskhold_pub"))
                 .load().migrate();
-        jdbc = new JdbcTemplate(new DriverManagerDataSource(url, "postgres", ""));
-        calls = new ToolCallStore(jdbc, SCHEMA);
         DriverManagerDataSource ds = new DriverManagerDataSource(url, "postgres", "");
+        jdbc = new JdbcTemplate(ds);
+        calls = new ToolCallStore(jdbc, SCHEMA);
         holds = new TaskHolds(new TaskHoldStore(jdbc, SCHEMA), (r, code, message) -> deadLettered.add(r.offset() + " " + code),
-                new org.springframework.transaction.support.TransactionTemplate(
-                        new org.springframework.jdbc.datasource.DataSourceTransactionManager(ds)),
-                () -> true, 3, new io.micrometer.core.instrument.simple.SimpleMeterRegistry());
+                new TransactionTemplate(new DataSourceTransactionManager(ds)), () -> true, 3, new SimpleMeterRegistry());
         purger = new RetentionPurger(jdbc, SCHEMA, Duration.ofDays(8), Duration.ofDays(1), 100);
     }
 

@@ -1,5 +1,7 @@
 package dev.toolonce.boot.agent;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.core.env.Environment;
@@ -17,6 +19,7 @@ import org.springframework.util.ClassUtils;
  * 401 — as secure as refusing, without stopping the result consumer.
  */
 final class TaskApiGuard implements SmartInitializingSingleton {
+    private static final Logger log = LoggerFactory.getLogger(TaskApiGuard.class);
     static final String OURS = "toolonceSecurityFilterChain";
     private final ListableBeanFactory beans;
     private final Environment env;
@@ -40,7 +43,7 @@ final class TaskApiGuard implements SmartInitializingSingleton {
         boolean onlyOurs = chains.length == 1 && chains[0].equals(OURS);
         if (chains.length > 0 && onlyOurs && !credentialSourceConfigured()
                 && "deny-all".equals(env.getProperty("toolonce.agent.api-unsecured"))) {
-            org.slf4j.LoggerFactory.getLogger(TaskApiGuard.class).warn("toolonce.agent.api=true without a credential "
+            log.warn("toolonce.agent.api=true without a credential "
                     + "source: /tasks answers every request 401 (toolonce.agent.api-unsecured=deny-all); set "
                     + "toolonce.security.tokens-file or toolonce.security.jwt.* to use it");
             return;

@@ -24,6 +24,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -38,6 +39,7 @@ import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
+import org.springframework.core.env.Environment;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.kafka.config.ConcurrentKafkaListenerContainerFactory;
 import org.springframework.kafka.core.DefaultKafkaConsumerFactory;
@@ -157,8 +159,7 @@ public class ToolOnceAgentAutoConfiguration {
     @ConditionalOnBooleanProperty(name = "toolonce.agent.api")
     static class Api {
         @Bean
-        TaskApiGuard toolonceTaskApiGuard(org.springframework.beans.factory.ListableBeanFactory beans,
-                                          org.springframework.core.env.Environment env) {
+        TaskApiGuard toolonceTaskApiGuard(ListableBeanFactory beans, Environment env) {
             return new TaskApiGuard(beans, env);
         }
 

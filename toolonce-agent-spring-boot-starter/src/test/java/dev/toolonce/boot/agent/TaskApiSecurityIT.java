@@ -2,6 +2,7 @@ package dev.toolonce.boot.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import dev.toolonce.testsupport.ServiceProcess;
 import dev.toolonce.testsupport.TestStack;
@@ -10,6 +11,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
@@ -57,7 +59,7 @@ class TaskApiSecurityIT {
         try (ConfigurableApplicationContext app = new SpringApplicationBuilder(WebAgent.class)
                 .web(WebApplicationType.SERVLET).properties(p).run()) {
             assertThat(app.getBeanNamesForType(TaskController.class)).isEmpty();
-            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(5))
+            await().atMost(Duration.ofSeconds(5))
                     .until(() -> get(port, "/tasks", TestTokens.admin()) != 401);
             assertThat(get(port, "/tasks", TestTokens.admin())).isEqualTo(404);
         }
@@ -97,7 +99,7 @@ class TaskApiSecurityIT {
         try (ConfigurableApplicationContext app = new SpringApplicationBuilder(WebAgent.class)
                 .web(WebApplicationType.SERVLET).properties(p).run()) {
             assertThat(get(port, "/tasks", null)).isEqualTo(401);
-            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(5))
+            await().atMost(Duration.ofSeconds(5))
                     .until(() -> get(port, "/tasks", TestTokens.admin()) == 200);
             assertThat(get(port, "/tasks/any", TestTokens.admin())).as("an unknown task").isEqualTo(404);
         }
