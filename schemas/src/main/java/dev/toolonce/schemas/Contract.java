@@ -14,6 +14,11 @@ public final class Contract {
     public static final String INTENT_TYPE = "dev.toolonce.tool-intent.v1";
     public static final String RESULT_TYPE = "dev.toolonce.tool-result.v1";
     public static final String TASK_TYPE = "dev.toolonce.agent-task.v1";
+    /**
+     * A compensation request (docs/contract.md §6): the body of an intent for {@code <op>.compensate}, under a type of
+     * its own so that only a key with the {@code compensate} power can ask for one.
+     */
+    public static final String COMPENSATION_TYPE = "dev.toolonce.tool-compensation.v1";
 
     public static final String CE_SPECVERSION = "ce_specversion";
     public static final String CE_ID = "ce_id";
@@ -23,6 +28,8 @@ public final class Contract {
     public static final String CE_SUBJECT = "ce_subject";
     public static final String CONTENT_TYPE = "content-type";
     public static final String TRACEPARENT = "traceparent";
+    /** The source's signature of the record (docs/contract.md §4a): {@code v1:<kid>:<mac>}. */
+    public static final String SIGNATURE = "toolonce-signature";
 
     public static final String DLQ_ERROR_CODE = "toolonce.error.code";
     public static final String DLQ_ERROR_MESSAGE = "toolonce.error.message";
