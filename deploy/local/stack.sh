@@ -17,6 +17,8 @@ KAFKA_DIR="$TOOLONCE_HOME/kafka"
 # API tokens (docs/security.md): the services read the hashes in TOKENS; the admin token of the local stack, created
 # at the first 'up', is ADMIN_TOKEN (owner-only), which the CLIs and the demo use unless TOOLONCE_TOKEN(_FILE) is set.
 TOKENS="$TOOLONCE_HOME/tokens"
+# Record signing keys (docs/security.md §6b): the local stack's agents' key and its executor's result key, created once.
+KEYRING="$TOOLONCE_HOME/keyring"
 ADMIN_TOKEN="$TOOLONCE_HOME/admin.token"
 PG_BIN=/usr/lib/postgresql/15/bin
 VERSION=0.1.0-SNAPSHOT
@@ -308,6 +310,25 @@ kafka_down() { stop_pid kafka kafka.Kafka; }
 jar_of() { echo "$REPO_ROOT/$1/target/$1-$VERSION-exec.jar"; }
 SECURITY_JAR="$REPO_ROOT/security/target/security-$VERSION.jar"
 tokens_cli() { java -cp "$SECURITY_JAR" dev.toolonce.security.token.TokensMain "$@"; }
+SCHEMAS_JAR="$REPO_ROOT/schemas/target/schemas-$VERSION.jar"
+keys_cli() { java -cp "$SCHEMAS_JAR" dev.toolonce.schemas.signing.KeysMain "$@"; }
+
+# local_keys: the keyring holds a key named local-agents (intent, compensate, task) and one named local-executor
+# (result), for every tenant; created once and kept across restarts, like the admin token.
+local_keys() {
+  local listed
+  listed="$(keys_cli list --file "$KEYRING" 2>/dev/null || true)"
+  if [[ "$listed" != *" local-agents"* ]]; then
+    log "creating the local stack's agents' signing key in $KEYRING (./toolonce keys create makes others)"
+    keys_cli create --file "$KEYRING" --power intent --power compensate --power task --tenant '*' \
+      --name local-agents >/dev/null 2>&1 || die "cannot create the agents' signing key"
+  fi
+  if [[ "$listed" != *" local-executor"* ]]; then
+    log "creating the local stack's executor signing key in $KEYRING"
+    keys_cli create --file "$KEYRING" --power result --tenant '*' --name local-executor >/dev/null 2>&1 \
+      || die "cannot create the executor's signing key"
+  fi
+}
 
 # local_tokens: the local stack's admin token exists and is in the token file (created once, kept across restarts).
 local_tokens() {
@@ -335,6 +356,7 @@ service_up() {
   SANDBOX_URL="http://127.0.0.1:$SANDBOX_PORT" \
   SERVER_PORT="$port" \
     nohup java -Xms64m -Xmx256m -XX:+UseSerialGC -jar "$jar" --toolonce.security.tokens-file="$TOKENS" \
+      --toolonce.signing.keyring-file="$KEYRING" \
       </dev/null >"$LOGS/$name.log" 2>&1 &
   echo $! >"$RUN/$name.pid"
   echo "$port" >"$RUN/$name.port"
@@ -354,12 +376,13 @@ services_up() {
   command -v curl >/dev/null || die "curl is required to check service readiness"
   local name missing=0
   for name in "${SERVICES[@]}"; do [[ -f "$(jar_of "$name")" ]] || missing=1; done
-  [[ -f "$SECURITY_JAR" ]] || missing=1
+  [[ -f "$SECURITY_JAR" && -f "$SCHEMAS_JAR" ]] || missing=1
   if (( missing )); then
     log "building the service jars (mvn -q -B -DskipTests package)"
     (cd "$REPO_ROOT" && mvn -q -B -DskipTests package) || die "build failed"
   fi
   local_tokens
+  local_keys
   for name in "${SERVICES[@]}"; do service_up "$name"; done
 }
 
@@ -407,6 +430,7 @@ env_lines() {
   done
   [[ -f "$TOKENS" ]] && echo "TOOLONCE_TOKENS_FILE=$TOKENS"
   [[ -s "$ADMIN_TOKEN" ]] && echo "TOOLONCE_TOKEN_FILE=$ADMIN_TOKEN"
+  [[ -f "$KEYRING" ]] && echo "TOOLONCE_SIGNING_KEYRINGFILE=$KEYRING"
   return 0
 }
 

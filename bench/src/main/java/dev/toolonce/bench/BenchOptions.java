@@ -1,5 +1,6 @@
 package dev.toolonce.bench;
 
+import dev.toolonce.schemas.signing.Keyring;
 import dev.toolonce.security.token.ClientToken;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -54,6 +55,8 @@ public record BenchOptions(Set<Phase> phases, int clients, Duration seconds, Lis
               --run-dir DIR       PID files of the stack (default: $TOOLONCE_HOME/run)
               --token TOKEN       an admin API token for the relay's statistics (default: TOOLONCE_TOKEN,
                                   TOOLONCE_TOKEN_FILE or $TOOLONCE_HOME/admin.token)
+              --keyring FILE      the signing keys its intents are signed with (default: TOOLONCE_SIGNING_KEYRINGFILE
+                                  or $TOOLONCE_HOME/keyring)
               --pid NAME=PID      PID of a component (postgres, kafka, sandbox-tools, tool-executor,
                                   inbox-consumer, outbox-relay), overriding its PID file; repeatable
             """;
@@ -105,6 +108,7 @@ public record BenchOptions(Set<Phase> phases, int clients, Duration seconds, Lis
         String relayUrl;
         Path runDir;
         String authorization;
+        Path keyring;
         final Map<String, Long> pids = new HashMap<>();
 
         Builder(Map<String, String> env) {
@@ -113,6 +117,8 @@ public record BenchOptions(Set<Phase> phases, int clients, Duration seconds, Lis
             relayUrl = env.getOrDefault("RELAY_URL", "http://127.0.0.1:18082");
             runDir = Path.of(env.getOrDefault("TOOLONCE_HOME", ".local"), "run");
             authorization = ClientToken.header(env).orElse(null);
+            keyring = Path.of(env.getOrDefault(Keyring.ENVIRONMENT,
+                    Path.of(env.getOrDefault("TOOLONCE_HOME", ".local"), "keyring").toString()));
         }
 
         void smoke() {
@@ -144,6 +150,7 @@ public record BenchOptions(Set<Phase> phases, int clients, Duration seconds, Lis
                 case "--relay-url" -> relayUrl = value;
                 case "--run-dir" -> runDir = Path.of(value);
                 case "--token" -> authorization = "Bearer " + value;
+                case "--keyring" -> keyring = Path.of(value);
                 case "--pid" -> pid(value);
                 default -> throw new IllegalArgumentException("unknown option " + option);
             }
@@ -183,7 +190,7 @@ public record BenchOptions(Set<Phase> phases, int clients, Duration seconds, Lis
 
         BenchOptions build() {
             return new BenchOptions(phases, clients, seconds, relayRates, backlog, burst, loads, warmup, tool, timeout, json, html,
-                    new BenchTarget(pgUrl, kafka, relayUrl, runDir, Map.copyOf(pids), authorization));
+                    new BenchTarget(pgUrl, kafka, relayUrl, runDir, Map.copyOf(pids), authorization, keyring));
         }
     }
 }

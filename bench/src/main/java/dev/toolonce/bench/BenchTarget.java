@@ -1,5 +1,7 @@
 package dev.toolonce.bench;
 
+import dev.toolonce.schemas.signing.Keyring;
+import dev.toolonce.schemas.signing.Power;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -17,9 +19,18 @@ import java.util.Map;
  * @param pids           component name → PID, overriding the PID files
  * @param authorization  the {@code Authorization} header for the relay's statistics (an admin token: the bench
  *                       resets them); null when none was found
+ * @param keyringFile    the agents' signing keys (docs/security.md §6b)
  */
 public record BenchTarget(String pgUrl, String kafkaBootstrap, String relayUrl, Path runDir, Map<String, Long> pids,
-                          String authorization) {
+                          String authorization, Path keyringFile) {
+
+    /**
+     * @return the keyring the bench signs its intents with, like any agent
+     * @throws IllegalStateException when the file is missing or holds no key with the intent power
+     */
+    public Keyring keyring() {
+        return Keyring.required(keyringFile.toString(), "the bench (--keyring)", Power.INTENT);
+    }
 
     /** A new connection with auto-commit off: every caller commits its own transactions. */
     public Connection connect() throws SQLException {

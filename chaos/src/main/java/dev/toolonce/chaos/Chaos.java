@@ -56,7 +56,7 @@ public final class Chaos {
             sandbox.faults("payments", "{}");
             try (ResultsWatch watch = new ResultsWatch(stack.kafkaBootstrap(), prefix);
                  Workload workload = new Workload(stack.jdbcUrl(), stack.kafkaBootstrap(), o.rate(),
-                         !o.unsafeBaseline())) {
+                         !o.unsafeBaseline(), stack.keyring())) {
                 Oracle oracle = new Oracle(stack.jdbcUrl(), sandbox, watch, o.unsafeBaseline());
                 MeterWatch meters = new MeterWatch(stack.meterEndpoints(), stack.scrapeAuthorization());
                 for (String name : o.faults()) {

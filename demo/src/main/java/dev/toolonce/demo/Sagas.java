@@ -51,8 +51,8 @@ final class Sagas {
         this.tenant = tenant;
         this.run = run;
         this.tasks = new TaskEngine(new TaskStore(jdbc, "agent"),
-                new IntentPublisher("agent", Contract.INTENTS_TOPIC, "/agents/demo"),
-                new TaskEvents(jdbc, "agent", TaskEvents.DEFAULT_TOPIC, "/agents/demo"), ds,
+                new IntentPublisher("agent", Contract.INTENTS_TOPIC, "/agents/demo", config.keyring()),
+                new TaskEvents(jdbc, "agent", TaskEvents.DEFAULT_TOPIC, "/agents/demo", config.keyring()), ds,
                 new TransactionTemplate(new DataSourceTransactionManager(ds)),
                 DryRunCatalog.of(List.of("payments/charge"))); // payments.operations.charge.dry-run in the executor
     }

@@ -18,11 +18,12 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 final class Sender implements AutoCloseable {
     private final KafkaProducer<byte[], byte[]> producer;
     private final Connection db;
-    private final IntentPublisher publisher =
-            new IntentPublisher("agent", Contract.INTENTS_TOPIC, "/toolonce/demo-agent");
-    private final IntentRecords records = new IntentRecords("/toolonce/demo-direct");
+    private final IntentPublisher publisher;
+    private final IntentRecords records;
 
     Sender(DemoConfig config) throws SQLException {
+        this.publisher = new IntentPublisher("agent", Contract.INTENTS_TOPIC, "/toolonce/demo-agent", config.keyring());
+        this.records = new IntentRecords("/toolonce/demo-direct", config.keyring());
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, config.kafkaBootstrap());
         p.put(ProducerConfig.ACKS_CONFIG, "all");

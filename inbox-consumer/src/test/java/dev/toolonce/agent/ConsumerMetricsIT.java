@@ -12,6 +12,7 @@ import dev.toolonce.schemas.EventCodec;
 import dev.toolonce.schemas.ResultStatus;
 import dev.toolonce.schemas.ToolResult;
 import dev.toolonce.testsupport.ServiceProcess;
+import dev.toolonce.testsupport.TestKeys;
 import dev.toolonce.testsupport.TestStack;
 import dev.toolonce.testsupport.TestTokens;
 import java.net.URI;
@@ -56,7 +57,8 @@ class ConsumerMetricsIT {
                 "--spring.kafka.bootstrap-servers=" + stack.kafkaBootstrap(),
                 "--toolonce.agent.results-topic=" + topic, "--toolonce.agent.dead-letter-topic=" + dlq,
                 "--toolonce.agent.consumer-group=consumer-metrics-" + UUID.randomUUID(),
-                "--toolonce.security.tokens-file=" + TestTokens.file());
+                "--toolonce.security.tokens-file=" + TestTokens.file(),
+                "--toolonce.signing.keyring-file=" + TestKeys.file());
              KafkaProducer<byte[], byte[]> producer = producer(stack.kafkaBootstrap())) {
             JsonNode readiness = await("readiness").atMost(Duration.ofSeconds(60))
                     .until(() -> json(port, "/actuator/health/readiness"), r -> "UP".equals(r.path("status").asString()));
@@ -78,8 +80,8 @@ class ConsumerMetricsIT {
             send(producer, topic, committed);
             send(producer, topic, committed);
             send(producer, topic, forNoStep);
-            producer.send(new ProducerRecord<>(topic, "acme/counter/apply/poison".getBytes(StandardCharsets.UTF_8),
-                    "{not json".getBytes(StandardCharsets.UTF_8))).get();
+            producer.send(TestKeys.sign(new ProducerRecord<>(topic, "acme/counter/apply/poison".getBytes(
+                    StandardCharsets.UTF_8), "{not json".getBytes(StandardCharsets.UTF_8)), TestKeys.executor())).get();
 
             String scrape = await("every outcome counted").atMost(Duration.ofSeconds(60)).until(() -> text(port,
                     "/actuator/prometheus"), s -> outcome(s, "applied") >= 1 && outcome(s, "duplicate") >= 1
@@ -118,7 +120,7 @@ class ConsumerMetricsIT {
         ProducerRecord<byte[], byte[]> rec = new ProducerRecord<>(topic, r.recordKey().getBytes(StandardCharsets.UTF_8),
                 CODEC.write(r).getBytes(StandardCharsets.UTF_8));
         rec.headers().add(Contract.CE_ID, r.messageId().getBytes(StandardCharsets.UTF_8));
-        producer.send(rec).get();
+        producer.send(TestKeys.sign(rec, TestKeys.executor())).get();
     }
 
     private static JsonNode json(int port, String path) throws Exception {

@@ -15,8 +15,9 @@ public final class OutboxStore {
     public static final int MAX_PAYLOAD_BYTES = 1_048_576;
 
     private static final String INSERT = """
-            INSERT INTO %s.outbox_event (id, aggregate_type, aggregate_id, event_type, source, subject, payload, traceparent)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO %s.outbox_event (id, aggregate_type, aggregate_id, event_type, source, subject, payload, traceparent,
+                                          signature)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             """;
     /** Rows leave through the WAL when they commit; the rows themselves are only kept for inspection. */
     private static final String PURGE = """
@@ -55,6 +56,7 @@ public final class OutboxStore {
             ps.setString(6, e.subject());
             ps.setString(7, e.payload());
             ps.setString(8, e.traceparent());
+            ps.setString(9, e.signature());
         });
     }
 

@@ -6,6 +6,7 @@ import dev.toolonce.bench.Bench;
 import dev.toolonce.bench.BenchOptions;
 import dev.toolonce.bench.report.JsonReport;
 import dev.toolonce.testsupport.ServiceProcess;
+import dev.toolonce.testsupport.TestKeys;
 import dev.toolonce.testsupport.TestTokens;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,7 +32,7 @@ class BenchSmokeIT {
         List<String> args = new ArrayList<>(List.of("--smoke", "--json", json.toString(),
                 "--pg-url", s.jdbcUrl, "--kafka", s.infra.kafkaBootstrap(), "--relay-url", s.relayUrl,
                 "--run-dir", Path.of(System.getProperty("user.dir"), "target", "test-stack", "run").toString(),
-                "--token", TestTokens.admin()));
+                "--token", TestTokens.admin(), "--keyring", TestKeys.file().toString()));
         ServiceProcess[] processes = {s.sandbox, s.executor, s.consumer, s.relay};
         for (int i = 0; i < processes.length; i++) {
             args.addAll(List.of("--pid", SERVICES.get(i) + "=" + processes[i].pid()));

@@ -8,6 +8,7 @@ import dev.toolonce.schemas.EventCodec;
 import dev.toolonce.schemas.ResultStatus;
 import dev.toolonce.schemas.ToolIntent;
 import dev.toolonce.schemas.ToolResult;
+import dev.toolonce.testsupport.TestKeys;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -91,7 +92,7 @@ final class CrashLoad implements AutoCloseable {
             r.headers().add(Contract.CE_ID, id.getBytes(StandardCharsets.UTF_8));
             r.headers().add(Contract.CE_SPECVERSION, "1.0".getBytes(StandardCharsets.UTF_8));
             r.headers().add(Contract.CE_TYPE, Contract.INTENT_TYPE.getBytes(StandardCharsets.UTF_8));
-            inFlight.add(producer.send(r));
+            inFlight.add(producer.send(TestKeys.signIntent(r)));
             sent.add(new Sent(id, key, phase, "kafka"));
         }
     }

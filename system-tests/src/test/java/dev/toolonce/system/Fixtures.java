@@ -4,6 +4,8 @@ import dev.toolonce.agent.publish.IntentPublisher;
 import dev.toolonce.schemas.Contract;
 import dev.toolonce.schemas.EventCodec;
 import dev.toolonce.schemas.ToolIntent;
+import dev.toolonce.schemas.signing.SigningKey;
+import dev.toolonce.testsupport.TestKeys;
 import dev.toolonce.testsupport.TestTokens;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -33,7 +35,7 @@ final class Fixtures implements AutoCloseable {
     final String tenant = "t-" + UUID.randomUUID().toString().substring(0, 8);
     private final EventCodec codec = new EventCodec();
     private final ObjectMapper mapper = new ObjectMapper();
-    private final IntentPublisher publisher = new IntentPublisher("agent", Contract.INTENTS_TOPIC, "/test/agent");
+    private final IntentPublisher publisher = new IntentPublisher("agent", Contract.INTENTS_TOPIC, "/test/agent", TestKeys.keyring());
     private final KafkaProducer<byte[], byte[]> producer;
     private final HttpClient http = HttpClient.newHttpClient();
 
@@ -138,6 +140,13 @@ final class Fixtures implements AutoCloseable {
         send(topic, null, key, value, ceId);
     }
 
+    /** Straight to {@code topic}, signed by {@code key} whatever the topic (a forgery, when it is the wrong key). */
+    void sendSigned(String topic, String key, byte[] value, String ceId, SigningKey signer) throws Exception {
+        ProducerRecord<byte[], byte[]> r = new ProducerRecord<>(topic, key.getBytes(StandardCharsets.UTF_8), value);
+        r.headers().add(Contract.CE_ID, ceId.getBytes(StandardCharsets.UTF_8));
+        producer.send(TestKeys.sign(r, signer)).get();
+    }
+
     private void send(String topic, Integer partition, String key, byte[] value, String ceId) throws Exception {
         ProducerRecord<byte[], byte[]> r = new ProducerRecord<>(topic, partition,
                 key.getBytes(StandardCharsets.UTF_8), value);
@@ -146,7 +155,8 @@ final class Fixtures implements AutoCloseable {
             r.headers().add(Contract.CE_SPECVERSION, "1.0".getBytes(StandardCharsets.UTF_8));
             r.headers().add(Contract.CE_TYPE, Contract.INTENT_TYPE.getBytes(StandardCharsets.UTF_8));
         }
-        producer.send(r).get();
+        // signed as its producer would: results by the executor's key, everything else by the agents'
+        producer.send(TestKeys.sign(r, Contract.RESULTS_TOPIC.equals(topic) ? TestKeys.executor() : TestKeys.agents())).get();
     }
 
     /** The agent_step row as a column → value map; empty when absent. */

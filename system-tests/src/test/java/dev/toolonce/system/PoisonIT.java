@@ -7,7 +7,10 @@ import dev.toolonce.schemas.Contract;
 import dev.toolonce.schemas.ResultStatus;
 import dev.toolonce.schemas.ToolIntent;
 import dev.toolonce.schemas.ToolResult;
+import dev.toolonce.schemas.signing.Power;
+import dev.toolonce.schemas.signing.SigningKey;
 import dev.toolonce.testsupport.HostileJson;
+import dev.toolonce.testsupport.TestKeys;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -15,8 +18,11 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.UUID;
@@ -31,6 +37,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.node.JsonNodeFactory;
 
 /**
  * Issue 7, poison isolation through the real pipeline (every service its own process): a record with a huge
@@ -186,12 +193,75 @@ class PoisonIT {
         }
     }
 
+    /**
+     * Issue 19: any Kafka producer could act for any tenant, and ask for a refund with an intent for
+     * {@code payments/charge.compensate}. Now an intent not signed by a key that may sign intents for its tenant, and any
+     * intent naming a compensation, is dead-lettered with a code of its own, causes no effect at the sandbox, and does
+     * not hold up the intents behind it.
+     */
+    @Test
+    void intentsThatAreNotSignedForTheirTenantOrAskForACompensationAreDeadLetteredWithNoEffect() throws Exception {
+        String other = "other-" + UUID.randomUUID().toString().substring(0, 8);
+        SigningKey othersOnly = TestKeys.add(SigningKey.generate(EnumSet.of(Power.INTENT), Set.of(other), "other-agent"));
+        ToolIntent probe = new ToolIntent(null, other, "counter", "apply", "probe",
+                JsonNodeFactory.instance.objectNode().put("opId", other + ":probe").put("delta", 1), null, null, null);
+        await("the executor reads the new key").atMost(WAIT).pollInterval(Duration.ofSeconds(1)).until(() -> {
+            String id = UUID.randomUUID().toString();
+            producer.send(TestKeys.sign(record(probe, id), othersOnly)).get();
+            return !results.awaitResult(id, Duration.ofSeconds(5)).isEmpty();
+        });
+
+        String charge = "forged-" + UUID.randomUUID();
+        String chargeId = f.send(f.payments(charge, 700));
+        assertThat(results.awaitResult(chargeId, WAIT)).first().extracting(ToolResult::status)
+                .isEqualTo(ResultStatus.COMMITTED);
+        Map<String, RecordMetadata> refused = new LinkedHashMap<>();
+        refused.put("UNSIGNED_RECORD", producer.send(record(f.counter("unsigned", null, null, 1), "m-u-" + charge)).get());
+        refused.put("SIGNER_NOT_ALLOWED", producer.send(TestKeys.sign(record(f.counter("other-tenant", null, null, 1),
+                "m-o-" + charge), othersOnly)).get()); // a key of another tenant, for this tenant
+        refused.put("SIGNER_NOT_ALLOWED ", producer.send(TestKeys.sign(record(f.counter("by-executor", null, null, 1),
+                "m-e-" + charge), TestKeys.executor())).get()); // the executor's key requests nothing
+        ToolIntent refund = new ToolIntent(null, f.tenant, "payments", "charge.compensate", charge,
+                JsonNodeFactory.instance.objectNode(), null, null, null);
+        refused.put("OPERATION_NOT_REQUESTABLE", producer.send(TestKeys.signIntent(record(refund, "m-c-" + charge))).get());
+        ToolIntent after = f.counter("after-forged", null, null, 1);
+        String afterId = UUID.randomUUID().toString();
+        producer.send(TestKeys.signIntent(record(after, afterId))).get();
+
+        assertThat(results.awaitResult(afterId, WAIT)).first().extracting(ToolResult::status)
+                .isEqualTo(ResultStatus.COMMITTED);
+        try (ResultWatcher dlq = new ResultWatcher(f.stack.infra.kafkaBootstrap(), Contract.INTENTS_DLQ_TOPIC)) {
+            for (Map.Entry<String, RecordMetadata> e : refused.entrySet()) {
+                assertThat(header(awaitDeadLetter(dlq, e.getValue()), Contract.DLQ_ERROR_CODE)).isEqualTo(e.getKey().trim());
+                assertThat(intakeRecorded(e.getValue())).as("never reached intake").isFalse();
+            }
+        }
+        for (String opId : List.of("unsigned", "other-tenant", "by-executor")) {
+            assertThat(f.effect(f.tenant + ":" + opId)).as("no effect of " + opId).isNull();
+        }
+        assertThat(f.effectOfScope(f.tenant + "/payments/charge.compensate/" + charge)).as("no refund").isNull();
+        assertThat(exists("SELECT 1 FROM executor.tool_call WHERE tenant_id = ? AND operation = 'charge.compensate' "
+                + "AND idempotency_key = ?", f.tenant, charge)).isFalse();
+        assertThat(f.effect(f.tenant + ":after-forged").path("count").asLong()).isEqualTo(1);
+    }
+
+    /** An intent record with the contract's headers, unsigned, on this test's partition. */
+    private static ProducerRecord<byte[], byte[]> record(ToolIntent intent, String id) {
+        ProducerRecord<byte[], byte[]> r = new ProducerRecord<>(Contract.INTENTS_TOPIC, PARTITION,
+                intent.recordKey().getBytes(StandardCharsets.UTF_8), json(intent.withMessageId(id)));
+        r.headers().add(Contract.CE_ID, id.getBytes(StandardCharsets.UTF_8));
+        r.headers().add(Contract.CE_TYPE, Contract.INTENT_TYPE.getBytes(StandardCharsets.UTF_8));
+        return r;
+    }
+
     private RecordMetadata send(String topic, String key, byte[] value, String ceId) throws Exception {
         ProducerRecord<byte[], byte[]> r = new ProducerRecord<>(topic, PARTITION, key.getBytes(StandardCharsets.UTF_8), value);
         if (ceId != null) {
             r.headers().add(Contract.CE_ID, ceId.getBytes(StandardCharsets.UTF_8));
         }
-        return producer.send(r).get();
+        // hostile, but signed: each record is refused for what it is, not for want of a signature
+        return producer.send(TestKeys.sign(r, Contract.RESULTS_TOPIC.equals(topic) ? TestKeys.executor()
+                : TestKeys.agents())).get();
     }
 
     private ConsumerRecord<byte[], byte[]> awaitDeadLetter(ResultWatcher dlq, RecordMetadata original) {

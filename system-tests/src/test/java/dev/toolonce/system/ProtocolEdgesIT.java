@@ -10,6 +10,7 @@ import dev.toolonce.schemas.EventCodec;
 import dev.toolonce.schemas.ResultStatus;
 import dev.toolonce.schemas.ToolIntent;
 import dev.toolonce.schemas.ToolResult;
+import dev.toolonce.testsupport.TestKeys;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -257,7 +258,7 @@ class ProtocolEdgesIT {
             record.headers().add(Contract.CE_SPECVERSION, "1.0".getBytes(StandardCharsets.UTF_8));
             record.headers().add(Contract.CE_TYPE, Contract.RESULT_TYPE.getBytes(StandardCharsets.UTF_8));
             record.headers().add(Contract.CE_SOURCE, "/test/stale".getBytes(StandardCharsets.UTF_8));
-            producer.send(record).get();
+            producer.send(TestKeys.sign(record, TestKeys.executor())).get();
         }
         return r.messageId();
     }

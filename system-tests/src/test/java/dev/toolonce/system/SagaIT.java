@@ -13,15 +13,22 @@ import dev.toolonce.agent.task.TaskEvents;
 import dev.toolonce.agent.task.TaskState;
 import dev.toolonce.agent.task.TaskStore;
 import dev.toolonce.schemas.Contract;
+import dev.toolonce.schemas.EventCodec;
+import dev.toolonce.schemas.ResultStatus;
+import dev.toolonce.schemas.ToolResult;
 import dev.toolonce.security.Role;
+import dev.toolonce.testsupport.TestKeys;
 import dev.toolonce.testsupport.TestTokens;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -58,8 +65,8 @@ class SagaIT {
         DriverManagerDataSource ds = new DriverManagerDataSource(f.stack.jdbcUrl, "postgres", "");
         jdbc = new JdbcTemplate(ds);
         tasks = new TaskEngine(new TaskStore(jdbc, "agent"),
-                new IntentPublisher("agent", Contract.INTENTS_TOPIC, "/agents/saga-it"),
-                new TaskEvents(jdbc, "agent", TaskEvents.DEFAULT_TOPIC, "/agents/saga-it"), ds,
+                new IntentPublisher("agent", Contract.INTENTS_TOPIC, "/agents/saga-it", TestKeys.keyring()),
+                new TaskEvents(jdbc, "agent", TaskEvents.DEFAULT_TOPIC, "/agents/saga-it", TestKeys.keyring()), ds,
                 new TransactionTemplate(new DataSourceTransactionManager(ds)),
                 DryRunCatalog.of(List.of("payments/charge"))); // as the executor's default tool configuration declares
     }
@@ -200,6 +207,45 @@ class SagaIT {
         assertThat(intentKeys(bad, "charge")).isEmpty();
         assertThat(f.effect(f.tenant + ":" + bad + ":charge")).isNull();
         assertThat(f.effect(f.tenant + ":" + bad + ":confirm")).isNull();
+    }
+
+    /**
+     * Issue 19: step keys ({@code tenant:task:step:version}) are predictable, and a COMMITTED result put on the results
+     * topic by anyone advanced the saga. A result of the right scope signed by an agent's key (not the executor's) is
+     * dead-lettered {@code SIGNER_NOT_ALLOWED} and leaves the step where it was; the real answer still completes it.
+     */
+    @Test
+    void aForgedResultRightScopeWrongSignerLeavesTheSagaWhereItWas() throws Exception {
+        String task = f.tenant + "-forged";
+        f.faults("payments", "{\"stallMs\": 6000}"); // the charge is in flight long enough to forge its answer
+        tasks.submit(Plan.of(f.tenant, task, payment(task, "charge", "EUR"), counter(task, "notify")));
+        await().atMost(WAIT).until(() -> "STARTED".equals(callState("payments", "charge", key(task, "charge"))));
+
+        String forgedId = UUID.randomUUID().toString();
+        ToolResult forged = new ToolResult(forgedId, UUID.randomUUID().toString(), f.tenant, "payments",
+                "charge", key(task, "charge"), "sha256:" + "0".repeat(64), task, "charge", 1, ResultStatus.COMMITTED,
+                "ch_forged", null, null, 1, false, "2026-12-01T00:00:00Z");
+        try (ResultWatcher dlq = new ResultWatcher(f.stack.infra.kafkaBootstrap(), Contract.RESULTS_DLQ_TOPIC)) {
+            f.sendSigned(Contract.RESULTS_TOPIC, forged.recordKey(), new EventCodec().write(forged)
+                    .getBytes(StandardCharsets.UTF_8), forgedId, TestKeys.agents());
+            dlq.awaitRecords(w -> w.records.stream().anyMatch(r -> forgedId.equals(header(r, Contract.CE_ID))), WAIT);
+            ConsumerRecord<byte[], byte[]> dead = dlq.records.stream()
+                    .filter(r -> forgedId.equals(header(r, Contract.CE_ID))).findFirst().orElseThrow();
+            assertThat(header(dead, Contract.DLQ_ERROR_CODE)).isEqualTo("SIGNER_NOT_ALLOWED");
+        }
+        assertThat(step(task, "charge").state().name()).as("the forged COMMITTED moved nothing").isEqualTo("RUNNING");
+        assertThat(step(task, "notify").state().name()).isEqualTo("PENDING");
+        assertThat(intentKeys(task, "notify")).isEmpty();
+
+        await().atMost(WAIT).until(() -> tasks.find(task).orElseThrow().state() == TaskState.SUCCEEDED);
+        assertThat(step(task, "charge").externalObjectId()).as("the executor's answer, not the forgery")
+                .isNotEqualTo("ch_forged");
+        assertThat(f.effect(f.tenant + ":" + task + ":charge").path("count").asInt()).isEqualTo(1);
+    }
+
+    private static String header(ConsumerRecord<byte[], byte[]> r, String name) {
+        var h = r.headers().lastHeader(name);
+        return h == null ? null : new String(h.value(), StandardCharsets.UTF_8);
     }
 
     // ---- helpers

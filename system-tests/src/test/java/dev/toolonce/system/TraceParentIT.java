@@ -10,6 +10,7 @@ import dev.toolonce.schemas.EventCodec;
 import dev.toolonce.schemas.ResultStatus;
 import dev.toolonce.schemas.ToolIntent;
 import dev.toolonce.schemas.ToolResult;
+import dev.toolonce.testsupport.TestKeys;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -50,7 +51,7 @@ class TraceParentIT {
 
     @Test
     void anIntentPublishedThroughTheOutboxIsAnsweredWithItsTrace() throws Exception {
-        IntentPublisher traced = new IntentPublisher("agent", Contract.INTENTS_TOPIC, "/test/agent", TraceContext.of(T1));
+        IntentPublisher traced = new IntentPublisher("agent", Contract.INTENTS_TOPIC, "/test/agent", TraceContext.of(T1), TestKeys.keyring());
 
         String id = f.publish(traced, f.counter("t1", "task-t1", "1", 1));
 
@@ -78,11 +79,11 @@ class TraceParentIT {
     void everyIntentMessageIsAnsweredWithItsOwnTraceAReplayIncluded() throws Exception {
         ToolIntent intent = f.counter("t3", null, null, 1);
         String first = UUID.randomUUID().toString();
-        f.produce(new IntentRecords("/test/agent", TraceContext.of(T2)).record(intent, first));
+        f.produce(new IntentRecords("/test/agent", TraceContext.of(T2), TestKeys.keyring()).record(intent, first));
         assertThat(results.awaitResult(first, WAIT)).first().extracting(ToolResult::status).isEqualTo(ResultStatus.COMMITTED);
 
         String retry = UUID.randomUUID().toString(); // a client retry of the same call, under another trace
-        f.produce(new IntentRecords("/test/agent", TraceContext.of(T3)).record(intent, retry));
+        f.produce(new IntentRecords("/test/agent", TraceContext.of(T3), TestKeys.keyring()).record(intent, retry));
         List<ToolResult> replayed = results.awaitResult(retry, WAIT);
 
         assertThat(replayed).first().satisfies(r -> assertThat(r.replayed()).isTrue());
@@ -94,9 +95,9 @@ class TraceParentIT {
     @Test
     void anIntentWithoutATraceOrWithAnInvalidOneIsAnsweredWithoutATrace() throws Exception {
         String none = UUID.randomUUID().toString();
-        f.produce(new IntentRecords("/test/agent", TraceContext.NONE).record(f.counter("t4", null, null, 1), none));
+        f.produce(new IntentRecords("/test/agent", TraceContext.NONE, TestKeys.keyring()).record(f.counter("t4", null, null, 1), none));
         String garbage = UUID.randomUUID().toString();
-        ProducerRecord<byte[], byte[]> r = new IntentRecords("/test/agent", TraceContext.NONE)
+        ProducerRecord<byte[], byte[]> r = new IntentRecords("/test/agent", TraceContext.NONE, TestKeys.keyring())
                 .record(f.counter("t5", null, null, 1), garbage);
         r.headers().add(Contract.TRACEPARENT, "00-not-a-trace\u0000-01".getBytes(StandardCharsets.UTF_8));
         f.produce(r);

@@ -93,6 +93,8 @@ public final class ServiceProcess implements AutoCloseable {
       // Secure by default, tests included: every service reads this JVM's token file (toolonce.security.tokens-file,
       // by Spring's relaxed binding of the environment), unless the test says otherwise
       pb.environment().put("TOOLONCE_SECURITY_TOKENSFILE", TestTokens.file().toString());
+      // and signs and checks every record with this JVM's keyring (toolonce.signing.keyring-file)
+      pb.environment().put("TOOLONCE_SIGNING_KEYRINGFILE", TestKeys.file().toString());
       pb.environment().putAll(env);
       Process process = pb.start();
       RUNNING.add(process);

@@ -2,6 +2,7 @@ package dev.toolonce.agent.publish;
 
 import dev.toolonce.agent.results.StepResults;
 import dev.toolonce.core.call.CallScope;
+import dev.toolonce.core.call.Compensation;
 import dev.toolonce.core.hash.RequestHasher;
 import dev.toolonce.jdbc.OutboxEvent;
 import dev.toolonce.jdbc.OutboxStore;
@@ -10,6 +11,8 @@ import dev.toolonce.schemas.ContractValidator;
 import dev.toolonce.schemas.EventCodec;
 import dev.toolonce.schemas.ToolIntent;
 import dev.toolonce.schemas.TraceParent;
+import dev.toolonce.schemas.signing.Keyring;
+import dev.toolonce.schemas.signing.Power;
 import java.sql.Connection;
 import java.util.List;
 import java.util.UUID;
@@ -23,7 +26,10 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * {@code outbox_event} row in the caller's transaction, so the step exists if and only if the intent will
  * be published (the relay publishes it after commit). Validates the intent first: a bad one throws
  * {@link IllegalArgumentException} naming the field and writes nothing. The row carries the agent's current
- * trace ({@link TraceContext}; by default the logging context's) as {@code traceparent}. Thread-safe.
+ * trace ({@link TraceContext}; by default the logging context's) as {@code traceparent}, and the agent's signature
+ * (docs/security.md §6b): an intent is signed with a key of power {@code intent} for its tenant, a compensation
+ * request ({@code <op>.compensate}, type {@link Contract#COMPENSATION_TYPE}) with one of power {@code compensate}.
+ * Thread-safe.
  */
 public final class IntentPublisher {
     private final String schema;
@@ -33,22 +39,25 @@ public final class IntentPublisher {
     private final ContractValidator validator = new ContractValidator();
     private final RequestHasher hasher = new RequestHasher();
     private final TraceContext trace;
+    private final Keyring keyring;
 
     /**
-     * @param schema the agent's schema holding {@code agent_step} and {@code outbox_event}
-     * @param topic  the intents topic (normally {@link Contract#INTENTS_TOPIC})
-     * @param source {@code ce_source} of the intents, e.g. {@code /agents/checkout}
+     * @param schema  the agent's schema holding {@code agent_step} and {@code outbox_event}
+     * @param topic   the intents topic (normally {@link Contract#INTENTS_TOPIC})
+     * @param source  {@code ce_source} of the intents, e.g. {@code /agents/checkout}
+     * @param keyring holds the agent's key
      */
-    public IntentPublisher(String schema, String topic, String source) {
-        this(schema, topic, source, TraceContext.MDC_ENTRIES);
+    public IntentPublisher(String schema, String topic, String source, Keyring keyring) {
+        this(schema, topic, source, TraceContext.MDC_ENTRIES, keyring);
     }
 
     /** @param trace where the current trace comes from ({@link TraceContext#NONE} to carry none) */
-    public IntentPublisher(String schema, String topic, String source, TraceContext trace) {
+    public IntentPublisher(String schema, String topic, String source, TraceContext trace, Keyring keyring) {
         this.schema = schema;
         this.topic = topic;
         this.source = source;
         this.trace = trace;
+        this.keyring = keyring;
     }
 
     /**
@@ -81,8 +90,11 @@ public final class IntentPublisher {
         if (withId.taskId() != null && withId.stepId() != null) {
             new StepResults(jdbc, schema).open(withId, id.toString());
         }
-        new OutboxStore(jdbc, schema).append(new OutboxEvent(id, topic, withId.recordKey(), Contract.INTENT_TYPE,
-                source, withId.recordKey(), payload, TraceParent.valid(trace.traceparent())));
+        boolean compensation = Compensation.isCompensation(withId.operation());
+        new OutboxStore(jdbc, schema).append(new OutboxEvent(id, topic, withId.recordKey(),
+                compensation ? Contract.COMPENSATION_TYPE : Contract.INTENT_TYPE, source, withId.recordKey(), payload,
+                TraceParent.valid(trace.traceparent()))
+                .signedBy(keyring, compensation ? Power.COMPENSATE : Power.INTENT, withId.tenantId()));
         return id.toString();
     }
 
@@ -95,6 +107,11 @@ public final class IntentPublisher {
     public void check(ToolIntent intent) {
         ToolIntent withId = intent.withMessageId(UUID.randomUUID().toString());
         validate(withId, codec.write(withId));
+        Power power = Compensation.isCompensation(withId.operation()) ? Power.COMPENSATE : Power.INTENT;
+        if (keyring.signer(power, withId.tenantId()).isEmpty()) {
+            throw new IllegalArgumentException("no key in " + keyring.path() + " may sign " + power.label()
+                    + " records for tenant '" + withId.tenantId() + "'");
+        }
     }
 
     private void validate(ToolIntent intent, String payload) {

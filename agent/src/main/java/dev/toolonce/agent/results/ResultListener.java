@@ -4,6 +4,7 @@ import dev.toolonce.agent.publish.TraceContext;
 import dev.toolonce.jdbc.InboxStore;
 import dev.toolonce.jdbc.PayloadHash;
 import dev.toolonce.messaging.IsolatingBatchProcessor;
+import dev.toolonce.schemas.signing.Keyring;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -44,7 +45,7 @@ public final class ResultListener {
     private final InboxStore inbox;
     private final StepResults steps;
     private final List<ResultHandler> handlers;
-    private final ResultDecoder decoder = new ResultDecoder();
+    private final ResultDecoder decoder;
     private final IsolatingBatchProcessor<ResultDecoder.Readable> processor;
     private final Counter applied;
     private final Counter notApplied;
@@ -52,20 +53,21 @@ public final class ResultListener {
     private final MeterRegistry meters;
     private final Timer batches;
 
-    public ResultListener(String group, InboxStore inbox, StepResults steps,
+    public ResultListener(String group, InboxStore inbox, StepResults steps, Keyring keyring,
                           IsolatingBatchProcessor.DeadLetterSink deadLetters, TransactionTemplate tx,
                           BooleanSupplier databaseAnswers, int maxAttempts, MeterRegistry meters) {
-        this(group, inbox, steps, deadLetters, tx, databaseAnswers, maxAttempts, meters, List.of());
+        this(group, inbox, steps, keyring, deadLetters, tx, databaseAnswers, maxAttempts, meters, List.of());
     }
 
     /**
      * @param handlers called in order for every new result, in the transaction of its inbox row (the task engine
      *                 first, then the application's {@link ResultHandler}s)
      */
-    public ResultListener(String group, InboxStore inbox, StepResults steps,
+    public ResultListener(String group, InboxStore inbox, StepResults steps, Keyring keyring,
                           IsolatingBatchProcessor.DeadLetterSink deadLetters, TransactionTemplate tx,
                           BooleanSupplier databaseAnswers, int maxAttempts, MeterRegistry meters,
                           List<ResultHandler> handlers) {
+        this.decoder = new ResultDecoder(keyring);
         this.handlers = List.copyOf(handlers);
         this.group = group;
         this.inbox = inbox;
@@ -86,8 +88,11 @@ public final class ResultListener {
                 },
                 deadLetters, databaseAnswers,
                 (record, decoded, code, message) -> {
-                    tx.executeWithoutResult(s -> steps.deadLettered(record, decoded == null ? null : decoded.result(),
-                            code, message));
+                    // A record that is not the executor's is dead-lettered and logged, never noted against a step.
+                    if (!ResultDecoder.NOT_AUTHENTIC.contains(code)) {
+                        tx.executeWithoutResult(s -> steps.deadLettered(record,
+                                decoded == null ? null : decoded.result(), code, message));
+                    }
                 },
                 meters);
     }

@@ -77,6 +77,10 @@ public final class TaskEngine {
                 checkIntent(plan.tenantId(), plan.taskId(), step.stepId() + DryRun.SUFFIX, step.tool(),
                         DryRun.of(step.operation()), step.arguments());
             }
+            if (step.compensable()) {
+                checkIntent(plan.tenantId(), plan.taskId(), step.stepId() + Compensation.SUFFIX, step.tool(),
+                        step.operation() + Compensation.SUFFIX, JsonNodeFactory.instance.objectNode());
+            }
         }
         return tx.execute(s -> {
             if (store.insert(plan)) {

@@ -3,6 +3,8 @@ package dev.toolonce.agent.task;
 import dev.toolonce.jdbc.OutboxEvent;
 import dev.toolonce.jdbc.OutboxStore;
 import dev.toolonce.schemas.Contract;
+import dev.toolonce.schemas.signing.Keyring;
+import dev.toolonce.schemas.signing.Power;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
@@ -28,11 +30,14 @@ public final class TaskEvents {
     private final OutboxStore outbox;
     private final String topic;
     private final String source;
+    private final Keyring keyring;
 
-    public TaskEvents(JdbcTemplate jdbc, String schema, String topic, String source) {
+    /** @param keyring holds the agent's key with the {@code task} power (docs/security.md §6b) */
+    public TaskEvents(JdbcTemplate jdbc, String schema, String topic, String source, Keyring keyring) {
         this.outbox = new OutboxStore(jdbc, schema);
         this.topic = topic;
         this.source = source;
+        this.keyring = keyring;
     }
 
     /** Must run in the transaction of the change it reports. */
@@ -42,7 +47,8 @@ public final class TaskEvents {
         body.put("messageId", id.toString());
         body.put("at", Instant.now().toString());
         String key = task.tenantId() + "/" + task.taskId();
-        outbox.append(new OutboxEvent(id, topic, key, TYPE, source, key, body.toString(), null));
+        outbox.append(new OutboxEvent(id, topic, key, TYPE, source, key, body.toString(), null)
+                .signedBy(keyring, Power.TASK, task.tenantId()));
     }
 
     /** The task and its steps as JSON: what the event carries and what the API answers. */

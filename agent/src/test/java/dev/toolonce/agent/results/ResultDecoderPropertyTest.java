@@ -3,10 +3,16 @@ package dev.toolonce.agent.results;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.toolonce.messaging.IsolatingBatchProcessor.Decoded;
+import dev.toolonce.schemas.Contract;
 import dev.toolonce.schemas.InputBounds;
 import dev.toolonce.schemas.ToolResult;
+import dev.toolonce.schemas.signing.Power;
+import dev.toolonce.schemas.signing.SigningKey;
 import dev.toolonce.testsupport.HostileJson;
+import dev.toolonce.testsupport.TestKeys;
 import java.nio.charset.StandardCharsets;
+import java.util.EnumSet;
+import java.util.Set;
 import java.util.stream.Stream;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -18,7 +24,11 @@ import org.junit.jupiter.api.Test;
 
 /** Whatever bytes arrive on the results topic, the decoder answers without throwing, and accepts only storable text. */
 class ResultDecoderPropertyTest {
-    private final ResultDecoder decoder = new ResultDecoder();
+    private final ResultDecoder decoder = new ResultDecoder(TestKeys.keyring());
+
+    private static ConsumerRecord<byte[], byte[]> signed(byte[] value) {
+        return TestKeys.sign(new ConsumerRecord<>("results", 0, 7L, new byte[0], value), TestKeys.executor());
+    }
 
     @Provide
     Arbitrary<byte[]> hostile() {
@@ -27,7 +37,7 @@ class ResultDecoderPropertyTest {
 
     @Property(tries = 400)
     void everyRecordIsDecodedSafelyOrRefusedWithACode(@ForAll("hostile") byte[] value) {
-        Decoded<ResultDecoder.Readable> d = decoder.decode(new ConsumerRecord<>("results", 0, 7L, new byte[0], value));
+        Decoded<ResultDecoder.Readable> d = decoder.decode(signed(value));
 
         assertThat(d).isNotNull();
         if (d instanceof Decoded.Refused<ResultDecoder.Readable> refused) {
@@ -42,10 +52,32 @@ class ResultDecoderPropertyTest {
     }
 
     @Test
+    void onlyTheExecutorsResultKeyCanAnswer() {
+        byte[] value = HostileJson.resultWith("acme", "k1", "taskId", "\"task-1\"").getBytes(StandardCharsets.UTF_8);
+        assertThat(decoder.decode(signed(value))).isInstanceOf(Decoded.Item.class);
+        assertThat(code(new ConsumerRecord<>("results", 0, 7L, new byte[0], value))).isEqualTo("UNSIGNED_RECORD");
+        assertThat(code(TestKeys.sign(new ConsumerRecord<>("results", 0, 7L, new byte[0], value), TestKeys.agents())))
+                .as("an agent's key, right scope, wrong signer").isEqualTo("SIGNER_NOT_ALLOWED");
+        SigningKey stranger = SigningKey.generate(EnumSet.of(Power.RESULT), Set.of("*"), "stranger");
+        assertThat(code(TestKeys.sign(new ConsumerRecord<>("results", 0, 7L, new byte[0], value), stranger)))
+                .isEqualTo("UNKNOWN_SIGNING_KEY");
+        ConsumerRecord<byte[], byte[]> swapped = new ConsumerRecord<>("results", 0, 7L, new byte[0],
+                HostileJson.resultWith("acme", "k1", "taskId", "\"task-2\"").getBytes(StandardCharsets.UTF_8));
+        swapped.headers().add(signed(value).headers().lastHeader(Contract.SIGNATURE));
+        assertThat(code(swapped)).isEqualTo("BAD_SIGNATURE");
+        assertThat(ResultDecoder.NOT_AUTHENTIC).contains("UNSIGNED_RECORD", "SIGNER_NOT_ALLOWED", "UNKNOWN_SIGNING_KEY",
+                "BAD_SIGNATURE");
+    }
+
+    private String code(ConsumerRecord<byte[], byte[]> r) {
+        return decoder.decode(r) instanceof Decoded.Refused<ResultDecoder.Readable> refused ? refused.code() : "ACCEPTED";
+    }
+
+    @Test
     void aNulInTheTaskIdIsRefusedByTheSchema() {
         byte[] value = HostileJson.resultWith("acme", "k1", "taskId", "\"task\\u0000-1\"").getBytes(StandardCharsets.UTF_8);
 
-        Decoded<ResultDecoder.Readable> d = decoder.decode(new ConsumerRecord<>("results", 0, 7L, new byte[0], value));
+        Decoded<ResultDecoder.Readable> d = decoder.decode(signed(value));
 
         assertThat(d).isInstanceOfSatisfying(Decoded.Refused.class, r -> {
             assertThat(r.code()).isEqualTo("SCHEMA_INVALID");
@@ -57,7 +89,7 @@ class ResultDecoderPropertyTest {
     void aHugeExponentIsRefusedBeforeAnythingExpandsIt() {
         byte[] value = HostileJson.resultWith("acme", "k1", "callVersion", "1e1000000000").getBytes(StandardCharsets.UTF_8);
 
-        Decoded<ResultDecoder.Readable> d = decoder.decode(new ConsumerRecord<>("results", 0, 7L, new byte[0], value));
+        Decoded<ResultDecoder.Readable> d = decoder.decode(signed(value));
 
         assertThat(d).isInstanceOfSatisfying(Decoded.Refused.class,
                 r -> assertThat(r.code()).isEqualTo("INPUT_OUT_OF_BOUNDS"));

@@ -8,6 +8,7 @@ import dev.toolonce.schemas.Contract;
 import dev.toolonce.schemas.ResultStatus;
 import dev.toolonce.schemas.ToolIntent;
 import dev.toolonce.schemas.ToolResult;
+import dev.toolonce.testsupport.TestKeys;
 import dev.toolonce.testsupport.LockWaits;
 import java.sql.Connection;
 import java.time.Duration;
@@ -55,7 +56,7 @@ abstract class StepResultsContract {
         jdbc = new JdbcTemplate(db);
         steps = new StepResults(jdbc, schema());
         try (Connection c = db.getConnection()) {
-            intentId = new IntentPublisher(schema(), Contract.INTENTS_TOPIC, "/it/agent").publish(c,
+            intentId = new IntentPublisher(schema(), Contract.INTENTS_TOPIC, "/it/agent", TestKeys.keyring()).publish(c,
                     new ToolIntent(null, "acme", "payments", "charge", "k-1",
                             JsonNodeFactory.instance.objectNode().put("amount", 1), "task", "1", null));
         }
@@ -140,7 +141,7 @@ abstract class StepResultsContract {
         ExecutorService pool = Executors.newSingleThreadExecutor();
         try (Connection publishing = db.getConnection()) {
             publishing.setAutoCommit(false);
-            String intent = new IntentPublisher(schema(), Contract.INTENTS_TOPIC, "/it/agent").publish(publishing,
+            String intent = new IntentPublisher(schema(), Contract.INTENTS_TOPIC, "/it/agent", TestKeys.keyring()).publish(publishing,
                     new ToolIntent(null, "acme", "payments", "charge", "k-early",
                             JsonNodeFactory.instance.objectNode().put("amount", 1), "early", "1", null));
             // Not committed yet: the result overtakes the step's transaction, as it can when logical decoding sends a

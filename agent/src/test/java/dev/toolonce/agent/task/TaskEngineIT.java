@@ -12,6 +12,9 @@ import dev.toolonce.schemas.Contract;
 import dev.toolonce.schemas.EventCodec;
 import dev.toolonce.schemas.ResultStatus;
 import dev.toolonce.schemas.ToolResult;
+import dev.toolonce.schemas.signing.Keyring;
+import dev.toolonce.schemas.signing.Verdict;
+import dev.toolonce.testsupport.TestKeys;
 import dev.toolonce.testsupport.TestStack;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
@@ -43,6 +46,7 @@ class TaskEngineIT {
     private JdbcTemplate jdbc;
     private TaskEngine tasks;
     private ResultListener listener;
+    private TransactionTemplate tx;
     private long offset;
 
     @BeforeEach
@@ -53,12 +57,13 @@ class TaskEngineIT {
                 .load().migrate();
         DriverManagerDataSource ds = new DriverManagerDataSource(url, "postgres", "");
         jdbc = new JdbcTemplate(ds);
-        TransactionTemplate tx = new TransactionTemplate(new DataSourceTransactionManager(ds));
+        tx = new TransactionTemplate(new DataSourceTransactionManager(ds));
         tasks = new TaskEngine(new TaskStore(jdbc, SCHEMA), new IntentPublisher(SCHEMA, Contract.INTENTS_TOPIC,
-                "/it/agent"), new TaskEvents(jdbc, SCHEMA, TaskEvents.DEFAULT_TOPIC, "/it/agent"), ds, tx,
+                "/it/agent", TestKeys.keyring()), new TaskEvents(jdbc, SCHEMA, TaskEvents.DEFAULT_TOPIC, "/it/agent",
+                TestKeys.keyring()), ds, tx,
                 DryRunCatalog.of(List.of("payments/charge")));
         listener = new ResultListener("it-agent", new InboxStore(jdbc, SCHEMA), new StepResults(jdbc, SCHEMA),
-                (r, code, message) -> { throw new AssertionError("dead-lettered " + code + ": " + message); },
+                TestKeys.keyring(), (r, code, message) -> { throw new AssertionError("dead-lettered " + code + ": " + message); },
                 tx, () -> true, 3, new SimpleMeterRegistry(), List.of(tasks::onResult));
     }
 
@@ -130,6 +135,50 @@ class TaskEngineIT {
     }
 
     // ---- test 3 of issue 10 at the agent side
+
+    @Test
+    void everyOutboxRowIsSignedAndACompensationIsAskedForUnderItsOwnType() {
+        tasks.submit(Plan.of("acme", "t9", step("1", "tickets", "create").withCompensation(),
+                step("2", "payments", "charge")));
+        deliver(result("t9", "1", "tickets", "create", 1, ResultStatus.COMMITTED, "tk_1", false));
+        deliver(result("t9", "2", "payments", "charge", 1, ResultStatus.FAILED_FINAL, null, false));
+
+        Keyring keyring = TestKeys.keyring();
+        List<String> rows = new ArrayList<>();
+        jdbc.query("SELECT id::text, event_type, payload, signature FROM agent.outbox_event ORDER BY created_at, id", rs -> {
+            Verdict v = keyring.verify(rs.getString(4), rs.getString(2), rs.getString(1),
+                    rs.getString(3).getBytes(StandardCharsets.UTF_8));
+            rows.add(rs.getString(2) + " " + (v instanceof Verdict.Signed signed ? signed.key().name() : v));
+        });
+        assertThat(rows).isNotEmpty().allMatch(r -> r.endsWith(" test-agents"));
+        assertThat(rows).contains(Contract.COMPENSATION_TYPE + " test-agents", Contract.INTENT_TYPE + " test-agents",
+                Contract.TASK_TYPE + " test-agents");
+        assertThat(jdbc.queryForObject("SELECT event_type FROM agent.outbox_event WHERE payload::jsonb ->> 'operation'"
+                + " = 'create.compensate'", String.class)).isEqualTo(Contract.COMPENSATION_TYPE);
+    }
+
+    @Test
+    void aForgedResultRightScopeWrongSignerLeavesTheSagaWhereItWas() {
+        tasks.submit(Plan.of("acme", "t8", step("1", "tickets", "create").withCompensation(),
+                step("2", "payments", "charge")));
+        List<String> refused = new ArrayList<>();
+        ResultListener guarded = new ResultListener("it-agent", new InboxStore(jdbc, SCHEMA), new StepResults(jdbc, SCHEMA),
+                TestKeys.keyring(), (r, code, message) -> refused.add(code), tx, () -> true, 3,
+                new SimpleMeterRegistry(), List.of(tasks::onResult));
+        ToolResult forged = result("t8", "1", "tickets", "create", 1, ResultStatus.COMMITTED, "tk_forged", false);
+        ConsumerRecord<byte[], byte[]> byAnAgent = record(forged);
+        ConsumerRecord<byte[], byte[]> unsigned = record(withNewId(forged, false));
+        unsigned.headers().remove(Contract.SIGNATURE);
+        guarded.onBatch(List.of(TestKeys.sign(byAnAgent, TestKeys.agents()), unsigned));
+
+        assertThat(refused).containsExactly("SIGNER_NOT_ALLOWED", "UNSIGNED_RECORD");
+        assertThat(stepStates("t8")).containsExactly("RUNNING", "PENDING");
+        assertThat(intents("t8")).extracting(i -> i[0]).containsExactly("1");
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM agent.step_result_log WHERE task_id = 't8'", Integer.class))
+                .as("nothing of a forged record is noted against a step").isZero();
+        deliver(forged); // the same result, signed by the executor's key
+        assertThat(stepStates("t8")).containsExactly("COMMITTED", "RUNNING");
+    }
 
     @Test
     void aCompensationInReviewPutsTheTaskInReviewAndNothingReportsSuccess() {
@@ -341,10 +390,15 @@ class TaskEngineIT {
     }
 
     private void deliver(ToolResult r) {
+        listener.onBatch(List.of(record(r)));
+    }
+
+    /** The record of {@code r} as the executor signs it. */
+    private ConsumerRecord<byte[], byte[]> record(ToolResult r) {
         ConsumerRecord<byte[], byte[]> record = new ConsumerRecord<>(Contract.RESULTS_TOPIC, 0, offset++,
                 r.recordKey().getBytes(StandardCharsets.UTF_8), codec.write(r).getBytes(StandardCharsets.UTF_8));
         record.headers().add(Contract.CE_ID, r.messageId().getBytes(StandardCharsets.UTF_8));
-        listener.onBatch(List.of(record));
+        return TestKeys.sign(record, TestKeys.executor());
     }
 
     /** The task's intents in the outbox, in order: {stepId, operation, idempotencyKey}. */

@@ -34,11 +34,12 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 public final class BurstPhase {
     private final BenchTarget target;
     private final BenchIntents intents;
-    private final IntentRecords records = new IntentRecords("/toolonce/bench");
+    private final IntentRecords records;
 
     public BurstPhase(BenchTarget target, BenchIntents intents) {
         this.target = target;
         this.intents = intents;
+        this.records = new IntentRecords("/toolonce/bench", target.keyring());
     }
 
     public BurstResult run(int count, Duration timeout) throws Exception {

@@ -33,12 +33,13 @@ public final class LoadLadder {
     private final String runId;
     private final AgentSteps steps;
     private final StackIdle idle;
-    private final IntentPublisher publisher = new IntentPublisher("agent", Contract.INTENTS_TOPIC, "/toolonce/bench");
+    private final IntentPublisher publisher;
 
     public LoadLadder(BenchTarget target, BenchIntents intents, String runId) {
         this.target = target;
         this.intents = intents;
         this.runId = runId;
+        this.publisher = new IntentPublisher("agent", Contract.INTENTS_TOPIC, "/toolonce/bench", target.keyring());
         this.steps = new AgentSteps(target, intents.tenant());
         this.idle = new StackIdle(target, intents.tenant());
     }

@@ -32,7 +32,8 @@ public final class CommitProbe {
 
     public CommitResult run(String runId, int clients, Duration duration) throws Exception {
         try (ScratchSchema scratch = new ScratchSchema(target, runId)) {
-            IntentPublisher publisher = new IntentPublisher(scratch.name(), Contract.INTENTS_TOPIC, "/toolonce/bench-probe");
+            IntentPublisher publisher = new IntentPublisher(scratch.name(), Contract.INTENTS_TOPIC, "/toolonce/bench-probe",
+                    target.keyring());
             Latencies latencies = new Latencies();
             AtomicLong seq = new AtomicLong();
             long start = System.nanoTime();

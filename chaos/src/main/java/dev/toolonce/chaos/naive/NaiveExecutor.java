@@ -1,6 +1,8 @@
 package dev.toolonce.chaos.naive;
 
 import dev.toolonce.schemas.Contract;
+import dev.toolonce.schemas.signing.Keyring;
+import dev.toolonce.schemas.signing.Power;
 import dev.toolonce.schemas.EventCodec;
 import dev.toolonce.schemas.ResultStatus;
 import dev.toolonce.schemas.ToolIntent;
@@ -66,9 +68,11 @@ public final class NaiveExecutor {
     private final String sandbox;
     private final String crashAt;
     private final KafkaProducer<byte[], byte[]> producer;
+    private final Keyring keyring;
 
-    private NaiveExecutor(String pgUrl, String kafka, String sandbox, String crashAt) {
+    private NaiveExecutor(String pgUrl, String kafka, String sandbox, String crashAt, Keyring keyring) {
         this.pgUrl = pgUrl;
+        this.keyring = keyring;
         this.sandbox = sandbox;
         this.crashAt = crashAt;
         Properties p = new Properties();
@@ -81,7 +85,10 @@ public final class NaiveExecutor {
         String pg = arg(args, "--pg-url", null);
         String kafka = arg(args, "--kafka", null);
         String sandbox = arg(args, "--sandbox", null);
-        NaiveExecutor executor = new NaiveExecutor(pg, kafka, sandbox, arg(args, "--crash-at", ""));
+        // It signs its results with the stack's executor key: the baseline differs from ToolOnce in what it does, not
+        // in whether the consumer reads its answers.
+        NaiveExecutor executor = new NaiveExecutor(pg, kafka, sandbox, arg(args, "--crash-at", ""),
+                Keyring.required(arg(args, "--keyring", null), "the naive executor (--keyring)", Power.RESULT));
         try (Connection c = DriverManager.getConnection(pg, "postgres", ""); Statement st = c.createStatement()) {
             st.execute(DDL);
         }
@@ -200,6 +207,8 @@ public final class NaiveExecutor {
                 r.recordKey().getBytes(StandardCharsets.UTF_8), codec.write(r).getBytes(StandardCharsets.UTF_8));
         out.headers().add(Contract.CE_ID, r.messageId().getBytes(StandardCharsets.UTF_8));
         out.headers().add(Contract.CE_TYPE, Contract.RESULT_TYPE.getBytes(StandardCharsets.UTF_8));
+        out.headers().add(Contract.SIGNATURE, keyring.sign(Power.RESULT, r.tenantId(), Contract.RESULT_TYPE,
+                r.messageId(), out.value()).getBytes(StandardCharsets.UTF_8));
         try {
             producer.send(out).get();
         } catch (Exception e) {

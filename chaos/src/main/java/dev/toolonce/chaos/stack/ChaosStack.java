@@ -3,6 +3,7 @@ package dev.toolonce.chaos.stack;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import dev.toolonce.schemas.signing.Keyring;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -35,6 +36,7 @@ public final class ChaosStack implements AutoCloseable {
 
     private final Path repo;
     private final Path home;
+    private final Path keyring;
     private final Ports ports;
     private final boolean naive;
     private final Map<String, String> infraEnv = new HashMap<>();
@@ -62,6 +64,7 @@ public final class ChaosStack implements AutoCloseable {
         infraEnv.putAll(ports.stackEnv());
         infraEnv.put("TOOLONCE_HOME", home.toString());
         scrapeToken = StackTokens.scrape(home.resolve("tokens"));
+        keyring = StackTokens.keyring(home.resolve("keyring"));
         Map<String, String> env = Map.of("TOOLONCE_PG_URL", jdbcUrl(), "KAFKA_BOOTSTRAP", kafkaBootstrap(),
                 "SANDBOX_URL", sandboxUrl(), "TOOLONCE_HOME", home.toString());
         sandbox = service("sandbox-tools", "sandbox-tools", ports.sandbox(), env,
@@ -89,14 +92,15 @@ public final class ChaosStack implements AutoCloseable {
         Map<String, String> own = new HashMap<>(env);
         own.put("SERVER_PORT", Integer.toString(port));
         List<String> args = new ArrayList<>(List.of("--server.port=" + port,
-                "--toolonce.security.tokens-file=" + home.resolve("tokens")));
+                "--toolonce.security.tokens-file=" + home.resolve("tokens"),
+                "--toolonce.signing.keyring-file=" + keyring));
         args.addAll(extra);
         return new Service(name, jar(module), own, args, "http://127.0.0.1:" + port + "/ready", home);
     }
 
     private Service naiveExecutor(String name, Map<String, String> env) {
         return new Service(name, jar("chaos"), env, List.of("naive-executor", "--pg-url", jdbcUrl(),
-                "--kafka", kafkaBootstrap(), "--sandbox", sandboxUrl()), null, home);
+                "--kafka", kafkaBootstrap(), "--sandbox", sandboxUrl(), "--keyring", keyring.toString()), null, home);
     }
 
     private static List<String> executorArgs() {
@@ -135,6 +139,11 @@ public final class ChaosStack implements AutoCloseable {
             throw new IllegalStateException(jar + " is missing: build with mvn -B -DskipTests install");
         }
         return jar;
+    }
+
+    /** @return the stack's signing keys, which its services read and the workload signs with */
+    public Keyring keyring() {
+        return new Keyring(keyring);
     }
 
     public String jdbcUrl() {

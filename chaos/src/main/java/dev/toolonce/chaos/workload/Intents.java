@@ -2,6 +2,7 @@ package dev.toolonce.chaos.workload;
 
 import dev.toolonce.agent.publish.IntentRecords;
 import dev.toolonce.schemas.EventCodec;
+import dev.toolonce.schemas.signing.Keyring;
 import dev.toolonce.schemas.ToolIntent;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -19,7 +20,12 @@ public final class Intents {
             {"counter", "apply"}};
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private final EventCodec codec = new EventCodec();
-    private final IntentRecords records = new IntentRecords("/toolonce/chaos");
+    private final IntentRecords records;
+
+    /** @param keyring the agents' key every record is signed with */
+    public Intents(Keyring keyring) {
+        this.records = new IntentRecords("/toolonce/chaos", keyring);
+    }
 
     /** The call number {@code seq} of {@code tenant}; {@code variant} > 0 changes the arguments, not the opId. */
     public ToolIntent intent(String tenant, long seq, int toolIndex, int variant) {

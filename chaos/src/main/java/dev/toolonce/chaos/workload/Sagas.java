@@ -8,6 +8,7 @@ import dev.toolonce.agent.task.TaskEngine;
 import dev.toolonce.agent.task.TaskEvents;
 import dev.toolonce.agent.task.TaskStore;
 import dev.toolonce.schemas.Contract;
+import dev.toolonce.schemas.signing.Keyring;
 import java.util.List;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
@@ -28,12 +29,12 @@ final class Sagas {
     private final TaskEngine tasks;
 
     /** @param jdbcUrl the stack's database, where the agent schema lives */
-    Sagas(String jdbcUrl) {
+    Sagas(String jdbcUrl, Keyring keyring) {
         DriverManagerDataSource ds = new DriverManagerDataSource(jdbcUrl, "postgres", "");
         JdbcTemplate jdbc = new JdbcTemplate(ds);
         tasks = new TaskEngine(new TaskStore(jdbc, "agent"),
-                new IntentPublisher("agent", Contract.INTENTS_TOPIC, "/agents/chaos"),
-                new TaskEvents(jdbc, "agent", TaskEvents.DEFAULT_TOPIC, "/agents/chaos"), ds,
+                new IntentPublisher("agent", Contract.INTENTS_TOPIC, "/agents/chaos", keyring),
+                new TaskEvents(jdbc, "agent", TaskEvents.DEFAULT_TOPIC, "/agents/chaos", keyring), ds,
                 new TransactionTemplate(new DataSourceTransactionManager(ds)),
                 DryRunCatalog.of(List.of("payments/charge"))); // the executor's payments.operations.charge.dry-run
     }

@@ -3,6 +3,7 @@ package dev.toolonce.chaos.workload;
 import dev.toolonce.agent.publish.IntentPublisher;
 import dev.toolonce.chaos.workload.SentCall.Kind;
 import dev.toolonce.schemas.Contract;
+import dev.toolonce.schemas.signing.Keyring;
 import dev.toolonce.schemas.ToolIntent;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -38,8 +39,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 public final class Workload implements AutoCloseable {
     private final String jdbcUrl;
     private final KafkaProducer<byte[], byte[]> producer;
-    private final IntentPublisher publisher = new IntentPublisher("agent", Contract.INTENTS_TOPIC, "/agents/chaos");
-    private final Intents intents = new Intents();
+    private final IntentPublisher publisher;
+    private final Intents intents;
     private final Sagas sagas;
     private final ScheduledExecutorService loop = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "chaos-workload"));
     private final long periodMillis;
@@ -56,9 +57,11 @@ public final class Workload implements AutoCloseable {
      * @param withSagas      whether one tick in 16 submits a saga instead of a single call (not against the naive
      *                       executor, which knows neither dry runs nor compensations)
      */
-    public Workload(String jdbcUrl, String kafkaBootstrap, int callsPerSecond, boolean withSagas) {
+    public Workload(String jdbcUrl, String kafkaBootstrap, int callsPerSecond, boolean withSagas, Keyring keyring) {
         this.jdbcUrl = jdbcUrl + (jdbcUrl.contains("?") ? "&" : "?") + "connectTimeout=2&socketTimeout=10";
-        this.sagas = withSagas ? new Sagas(this.jdbcUrl) : null;
+        this.publisher = new IntentPublisher("agent", Contract.INTENTS_TOPIC, "/agents/chaos", keyring);
+        this.intents = new Intents(keyring);
+        this.sagas = withSagas ? new Sagas(this.jdbcUrl, keyring) : null;
         this.periodMillis = Math.max(1, 1000 / Math.max(1, callsPerSecond));
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafkaBootstrap);

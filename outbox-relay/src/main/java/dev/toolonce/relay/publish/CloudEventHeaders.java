@@ -21,7 +21,7 @@ public final class CloudEventHeaders {
     /**
      * Headers for {@code row}: {@code ce_specversion=1.0}, {@code ce_id}, {@code ce_type},
      * {@code ce_source}, {@code ce_time} (ISO-8601 UTC), {@code ce_subject} and
-     * {@code traceparent} only when the row has them, {@code content-type=application/json}.
+     * {@code traceparent} and {@code toolonce-signature} only when the row has them, {@code content-type=application/json}.
      *
      * @return a new mutable list; never null
      */
@@ -38,6 +38,9 @@ public final class CloudEventHeaders {
         add(headers, Contract.CONTENT_TYPE, "application/json");
         if (row.traceparent() != null) {
             add(headers, Contract.TRACEPARENT, row.traceparent());
+        }
+        if (row.signature() != null) {
+            add(headers, Contract.SIGNATURE, row.signature());
         }
         return headers;
     }

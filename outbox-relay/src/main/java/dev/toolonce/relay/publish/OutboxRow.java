@@ -14,10 +14,13 @@ import java.util.Objects;
  * @param subject       {@code ce_subject}; null when the row has none
  * @param payload       the record value exactly as stored; never null
  * @param traceparent   W3C traceparent; null when the row has none
+ * @param signature     the writer's {@code toolonce-signature} (docs/contract.md §4a), published as it is; null when
+ *                      the row has none (or its table no such column)
  * @param createdAt     the row's {@code created_at} (becomes {@code ce_time}); never null
  */
 public record OutboxRow(String id, String aggregateType, String aggregateId, String eventType, String source,
-                        String subject, String payload, String traceparent, Instant createdAt) {
+                        String subject, String payload, String traceparent, String signature,
+                        Instant createdAt) {
 
     /** Rejects a row that lacks a NOT NULL column (a table of another shape). */
     public OutboxRow {

@@ -57,6 +57,7 @@ public final class OutboxRowReader {
                 text(after, "subject"),
                 text(after, "payload"),
                 text(after, "traceparent"),
+                after.schema().field("signature") == null ? null : text(after, "signature"),
                 instant(after.get("created_at")));
     }
 

@@ -36,8 +36,9 @@ public final class OutboxSnapshot {
 
     private static final Logger log = LoggerFactory.getLogger(OutboxSnapshot.class);
     static final String SELECT_ALL = """
-            SELECT id::text, aggregate_type, aggregate_id, event_type, source, subject, payload, traceparent, created_at
-              FROM %s""";
+            SELECT id::text, aggregate_type, aggregate_id, event_type, source, subject, payload, traceparent, created_at,
+                   to_jsonb(o) ->> 'signature'
+              FROM %s o""";
     /** A page waits for every Kafka acknowledgement before the next is read; reads may block that long. */
     private static final int SOCKET_TIMEOUT_SECONDS = 300;
 
@@ -106,7 +107,7 @@ public final class OutboxSnapshot {
         Timestamp created = rs.getTimestamp(9);
         OutboxRow row = new OutboxRow(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
                 rs.getString(5), rs.getString(6), rs.getString(7), rs.getString(8),
-                created == null ? null : created.toInstant());
+                rs.getString(10), created == null ? null : created.toInstant());
         return new OutboxChange(row, 0L);
     }
 }

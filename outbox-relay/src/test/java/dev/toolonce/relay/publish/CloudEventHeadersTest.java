@@ -19,7 +19,7 @@ class CloudEventHeadersTest {
     static OutboxRow row(String subject, String traceparent) {
         return new OutboxRow("3f1c1c9e-0000-4000-8000-000000000001", "toolonce.tool-intents",
                 "acme/payments/charge/order-123:charge", "dev.toolonce.tool-intent.v1", "/toolonce/agent",
-                subject, PAYLOAD, traceparent, Instant.parse("2026-11-30T08:00:00.123456Z"));
+                subject, PAYLOAD, traceparent, null, Instant.parse("2026-11-30T08:00:00.123456Z"));
     }
 
     static Map<String, String> asMap(Iterable<Header> headers) {
@@ -40,6 +40,15 @@ class CloudEventHeadersTest {
                 Map.entry("ce_subject", "acme/payments/charge/k"),
                 Map.entry("content-type", "application/json"),
                 Map.entry("traceparent", "00-4bf9-00f0-01"));
+    }
+
+    @Test
+    void publishesTheWritersSignatureAsItIs() {
+        OutboxRow r = row(null, null);
+        OutboxRow signed = new OutboxRow(r.id(), r.aggregateType(), r.aggregateId(), r.eventType(), r.source(), null,
+                r.payload(), null, "v1:k0123456789ab:c2lnbmF0dXJl", r.createdAt());
+        assertThat(asMap(CloudEventHeaders.of(signed))).containsEntry("toolonce-signature", "v1:k0123456789ab:c2lnbmF0dXJl");
+        assertThat(asMap(CloudEventHeaders.of(r))).doesNotContainKey("toolonce-signature");
     }
 
     @Test

@@ -24,6 +24,8 @@ import dev.toolonce.executor.adapter.AdapterRegistry;
 import dev.toolonce.executor.compensation.CompensationDriver;
 import dev.toolonce.executor.compensation.CompensationGateway;
 import dev.toolonce.executor.retention.TaskHolds;
+import dev.toolonce.schemas.signing.Keyring;
+import dev.toolonce.schemas.signing.Power;
 import dev.toolonce.executor.adapter.HttpAdapterFactory;
 import dev.toolonce.executor.execution.ToolGateway;
 import dev.toolonce.messaging.ConsumerContainers;
@@ -45,6 +47,7 @@ import java.time.Clock;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -92,9 +95,15 @@ public class ExecutorConfiguration {
         return new PendingReplyStore(jdbc, p.schema());
     }
 
+    /** docs/security.md §6b: every agent key it accepts, and its own result key. */
     @Bean
-    ResultEvents resultEvents(JdbcTemplate jdbc, EventCodec codec, ExecutorProperties p, Clock clock) {
-        return new ResultEvents(new OutboxStore(jdbc, p.schema()), codec, p.resultsTopic(), p.source(), clock);
+    Keyring keyring(@Value("${" + Keyring.PROPERTY + ":}") String file) {
+        return Keyring.required(file, "tool-executor", Power.RESULT);
+    }
+
+    @Bean
+    ResultEvents resultEvents(JdbcTemplate jdbc, Keyring keyring, EventCodec codec, ExecutorProperties p, Clock clock) {
+        return new ResultEvents(new OutboxStore(jdbc, p.schema()), keyring, codec, p.resultsTopic(), p.source(), clock);
     }
 
     /**
@@ -110,9 +119,9 @@ public class ExecutorConfiguration {
 
     /** docs/protocol.md §13: open tasks' calls are kept from the purge, from the agents' task events. */
     @Bean
-    TaskHolds taskHolds(JdbcTemplate jdbc, ExecutorProperties p, KafkaTemplate<byte[], byte[]> kafka,
+    TaskHolds taskHolds(JdbcTemplate jdbc, Keyring keyring, ExecutorProperties p, KafkaTemplate<byte[], byte[]> kafka,
                         TransactionTemplate tx, DatabaseProbe probe, MeterRegistry meters) {
-        return new TaskHolds(new TaskHoldStore(jdbc, p.schema()), new ConsumerDeadLetterSink(kafka,
+        return new TaskHolds(new TaskHoldStore(jdbc, p.schema()), keyring, new ConsumerDeadLetterSink(kafka,
                 p.tasksDeadLetterTopic()), tx, probe, p.poisonAttempts(), meters);
     }
 
@@ -205,12 +214,12 @@ public class ExecutorConfiguration {
     }
 
     @Bean
-    IntentListener intentListener(EventCodec codec, Intake intake, KafkaTemplate<byte[], byte[]> kafka,
+    IntentListener intentListener(EventCodec codec, Keyring keyring, Intake intake, KafkaTemplate<byte[], byte[]> kafka,
                                   TransactionTemplate tx, Dispatcher dispatcher, ExecutorProperties p,
                                   ExecutorStats stats, KafkaProperties kafkaProperties, DatabaseProbe probe,
                                   MeterRegistry meters) {
         checkOffsetSettings(kafkaProperties.buildConsumerProperties());
-        IntentParser parser = new IntentParser(codec, new ContractValidator(), p.maxPayloadBytes());
+        IntentParser parser = new IntentParser(codec, new ContractValidator(), p.maxPayloadBytes(), keyring);
         return new IntentListener(parser, intake, new ConsumerDeadLetterSink(kafka, p.deadLetterTopic()), tx, dispatcher, stats,
                 probe, p.poisonAttempts(), meters);
     }

@@ -1,30 +1,41 @@
 package dev.toolonce.executor.intake;
 
+import dev.toolonce.core.call.Compensation;
 import dev.toolonce.jdbc.PayloadHash;
+import dev.toolonce.messaging.SignedRecords;
 import dev.toolonce.schemas.Contract;
 import dev.toolonce.schemas.ContractValidator;
 import dev.toolonce.schemas.EventCodec;
 import dev.toolonce.schemas.InputBounds;
+import dev.toolonce.schemas.ToolIntent;
 import dev.toolonce.schemas.TraceParent;
-import java.nio.charset.StandardCharsets;
+import dev.toolonce.schemas.signing.Keyring;
+import dev.toolonce.schemas.signing.Power;
+import dev.toolonce.schemas.signing.Verdict;
 import java.util.List;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.common.header.Header;
 import tools.jackson.databind.JsonNode;
 
 /**
  * Turns a raw intent record into an {@link ParsedIntent.Accepted} intent or a {@link ParsedIntent.Refused}
  * one that names what is wrong. Never throws for bad input.
+ *
+ * <p>A record is read only when a key of the keyring signed it (docs/security.md §6b), and accepted only when that key
+ * may sign its kind for its tenant: an intent needs the {@code intent} power, a compensation request (type
+ * {@link Contract#COMPENSATION_TYPE}, the only way to name an {@code <op>.compensate} operation) the {@code compensate}
+ * power. Everything else is refused before any effect, with a code of its own.
  */
 public final class IntentParser {
     private final EventCodec codec;
     private final ContractValidator validator;
     private final int maxPayloadBytes;
+    private final Keyring keyring;
 
-    public IntentParser(EventCodec codec, ContractValidator validator, int maxPayloadBytes) {
+    public IntentParser(EventCodec codec, ContractValidator validator, int maxPayloadBytes, Keyring keyring) {
         this.codec = codec;
         this.validator = validator;
         this.maxPayloadBytes = maxPayloadBytes;
+        this.keyring = keyring;
     }
 
     ParsedIntent parse(ConsumerRecord<byte[], byte[]> record) {
@@ -35,6 +46,11 @@ public final class IntentParser {
         if (value.length > maxPayloadBytes) {
             return new ParsedIntent.Refused(record, "PAYLOAD_TOO_LARGE",
                     "intent is " + value.length + " bytes, the limit is " + maxPayloadBytes);
+        }
+        String type = header(record, Contract.CE_TYPE);
+        Verdict verdict = SignedRecords.verify(keyring, record);
+        if (verdict instanceof Verdict.Refused r) {
+            return new ParsedIntent.Refused(record, r.code(), r.message());
         }
         JsonNode tree;
         try {
@@ -48,8 +64,36 @@ public final class IntentParser {
         if (!violations.isEmpty() && !onlyScopeViolations(tree, violations)) {
             return new ParsedIntent.Refused(record, "SCHEMA_INVALID", String.join("; ", violations));
         }
-        return withMessageId(record, tree, violations.isEmpty() ? null : String.join("; ", violations));
+        ParsedIntent parsed = withMessageId(record, tree, violations.isEmpty() ? null : String.join("; ", violations));
+        return parsed instanceof ParsedIntent.Accepted a ? authorized(a, type, (Verdict.Signed) verdict) : parsed;
     }
+
+    /** The kind of the record and the key's powers: the only door to a compensation is its own record type. */
+    private static ParsedIntent authorized(ParsedIntent.Accepted a, String type, Verdict.Signed signed) {
+        ToolIntent intent = a.intent();
+        boolean compensation = Compensation.isCompensation(intent.operation());
+        Power power;
+        if (type == null || Contract.INTENT_TYPE.equals(type)) {
+            if (compensation) {
+                return new ParsedIntent.Refused(a.record(), OPERATION_NOT_REQUESTABLE, "'" + intent.operation()
+                        + "' is a compensation: ask for it with a " + Contract.COMPENSATION_TYPE + " record");
+            }
+            power = Power.INTENT;
+        } else if (Contract.COMPENSATION_TYPE.equals(type)) {
+            if (!compensation) {
+                return new ParsedIntent.Refused(a.record(), OPERATION_NOT_REQUESTABLE, "a compensation request must name"
+                        + " <operation>" + Compensation.SUFFIX + ", not '" + intent.operation() + "'");
+            }
+            power = Power.COMPENSATE;
+        } else {
+            return new ParsedIntent.Refused(a.record(), "SCHEMA_INVALID", "ce_type must be " + Contract.INTENT_TYPE
+                    + " or " + Contract.COMPENSATION_TYPE);
+        }
+        Verdict.Refused refused = signed.authorize(power, intent.tenantId());
+        return refused == null ? a : new ParsedIntent.Refused(a.record(), refused.code(), refused.message());
+    }
+
+    static final String OPERATION_NOT_REQUESTABLE = "OPERATION_NOT_REQUESTABLE";
 
     /**
      * Every required field is there with its JSON type, and only the scope fields break their patterns — in a
@@ -89,7 +133,6 @@ public final class IntentParser {
     }
 
     static String header(ConsumerRecord<?, ?> record, String name) {
-        Header h = record.headers().lastHeader(name);
-        return h == null || h.value() == null ? null : new String(h.value(), StandardCharsets.UTF_8);
+        return SignedRecords.header(record, name);
     }
 }

@@ -10,6 +10,8 @@ import dev.toolonce.schemas.InputBounds;
 import dev.toolonce.schemas.ResultStatus;
 import dev.toolonce.schemas.ToolIntent;
 import dev.toolonce.schemas.ToolResult;
+import dev.toolonce.schemas.signing.Keyring;
+import dev.toolonce.schemas.signing.Power;
 import java.time.Clock;
 import java.util.List;
 import java.util.UUID;
@@ -17,17 +19,22 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * Writes result events into the executor's outbox, in the caller's transaction. Every answer is
- * addressed to one intent message ({@code intentMessageId}).
+ * addressed to one intent message ({@code intentMessageId}) and signed by the executor's result key for its tenant
+ * (docs/security.md §6b).
  */
 public final class ResultEvents {
+    private static final System.Logger LOG = System.getLogger(ResultEvents.class.getName());
     private final OutboxStore outbox;
+    private final Keyring keyring;
     private final EventCodec codec;
     private final String topic;
     private final String source;
     private final Clock clock;
 
-    public ResultEvents(OutboxStore outbox, EventCodec codec, String topic, String source, Clock clock) {
+    public ResultEvents(OutboxStore outbox, Keyring keyring, EventCodec codec, String topic, String source,
+                        Clock clock) {
         this.outbox = outbox;
+        this.keyring = keyring;
         this.codec = codec;
         this.topic = topic;
         this.source = source;
@@ -108,8 +115,22 @@ public final class ResultEvents {
         ToolResult r = new ToolResult(id.toString(), to.intentMessageId(), tenant, tool, operation, key, requestHash,
                 to.taskId(), to.stepId(), version, status, InputBounds.identifier(externalId, InputBounds.MAX_LONG_ID_CHARS), result, safeError,
                 attempts, replayed, clock.instant().toString());
-        return new OutboxEvent(id, topic, recordKey, Contract.RESULT_TYPE, source, recordKey, codec.write(r),
-                to.traceparent());
+        return signed(new OutboxEvent(id, topic, recordKey, Contract.RESULT_TYPE, source, recordKey, codec.write(r),
+                to.traceparent()), tenant);
+    }
+
+    /**
+     * A result for a tenant no result key covers is written unsigned, and its consumer dead-letters it
+     * ({@code UNSIGNED_RECORD}), rather than failing the transaction of the call's outcome over and over: the outcome
+     * stays recorded, and the error says which key to add.
+     */
+    private OutboxEvent signed(OutboxEvent event, String tenant) {
+        if (keyring.signer(Power.RESULT, tenant).isEmpty()) {
+            LOG.log(System.Logger.Level.ERROR, "no key in " + keyring.path() + " may sign results for tenant '"
+                    + tenant + "': result " + event.id() + " leaves unsigned and its consumer will dead-letter it");
+            return event;
+        }
+        return event.signedBy(keyring, Power.RESULT, tenant);
     }
 
     private static ResultStatus statusOf(ToolCall call) {

@@ -3,9 +3,13 @@ package dev.toolonce.executor.retention;
 import dev.toolonce.executor.ledger.TaskHoldStore;
 import dev.toolonce.messaging.IsolatingBatchProcessor;
 import dev.toolonce.messaging.IsolatingBatchProcessor.Decoded;
+import dev.toolonce.messaging.SignedRecords;
 import dev.toolonce.schemas.ContractValidator;
 import dev.toolonce.schemas.EventCodec;
 import dev.toolonce.schemas.InputBounds;
+import dev.toolonce.schemas.signing.Keyring;
+import dev.toolonce.schemas.signing.Power;
+import dev.toolonce.schemas.signing.Verdict;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.List;
@@ -26,6 +30,9 @@ import tools.jackson.databind.JsonNode;
  * that is not JSON, breaks the bounds or the task-event schema (a NUL or an over-long id) is dead-lettered to the
  * task DLQ alone, one that fails to apply is tried {@code poison-attempts} times and dead-lettered, and a database
  * outage redelivers the batch. Before, such a record failed its batch for ever while readiness stayed UP.
+ *
+ * <p>A task event counts only when signed by a key with the {@code task} power for its tenant (docs/security.md §6b):
+ * otherwise anyone who can write the topic could hold a tenant's calls from the purge for ever, or release them early.
  */
 public final class TaskHolds {
     /** DLQ code of a task event that is empty or not JSON. */
@@ -34,13 +41,15 @@ public final class TaskHolds {
     private final EventCodec codec = new EventCodec();
     private final ContractValidator validator = new ContractValidator();
     private final IsolatingBatchProcessor<Hold> processor;
+    private final Keyring keyring;
 
     /** What a task event says about retention: whether the task is open, at which version. */
     record Hold(String tenantId, String taskId, long version, boolean open) {
     }
 
-    public TaskHolds(TaskHoldStore store, IsolatingBatchProcessor.DeadLetterSink deadLetters, TransactionTemplate tx,
-                     BooleanSupplier databaseAnswers, int maxAttempts, MeterRegistry meters) {
+    public TaskHolds(TaskHoldStore store, Keyring keyring, IsolatingBatchProcessor.DeadLetterSink deadLetters,
+                     TransactionTemplate tx, BooleanSupplier databaseAnswers, int maxAttempts, MeterRegistry meters) {
+        this.keyring = keyring;
         this.processor = new IsolatingBatchProcessor<>(
                 new IsolatingBatchProcessor.Settings("task-holds", maxAttempts, Duration.ofMillis(200)),
                 this::decode,
@@ -52,6 +61,10 @@ public final class TaskHolds {
     Decoded<Hold> decode(ConsumerRecord<byte[], byte[]> r) {
         if (r.value() == null || r.value().length == 0) {
             return new Decoded.Refused<>(r, UNREADABLE_TASK_EVENT, "record value is empty");
+        }
+        Verdict verdict = SignedRecords.verify(keyring, r);
+        if (verdict instanceof Verdict.Refused refused) {
+            return new Decoded.Refused<>(r, refused.code(), refused.message());
         }
         JsonNode n;
         try {
@@ -66,7 +79,12 @@ public final class TaskHolds {
             return new Decoded.Refused<>(r, "SCHEMA_INVALID", "task event violates the schema: "
                     + String.join("; ", violations));
         }
-        return new Decoded.Item<>(r, new Hold(n.get("tenantId").asString(), n.get("taskId").asString(),
+        String tenant = n.get("tenantId").asString();
+        Verdict.Refused notAllowed = ((Verdict.Signed) verdict).authorize(Power.TASK, tenant);
+        if (notAllowed != null) {
+            return new Decoded.Refused<>(r, notAllowed.code(), notAllowed.message());
+        }
+        return new Decoded.Item<>(r, new Hold(tenant, n.get("taskId").asString(),
                 n.get("version").asLong(), n.get("open").asBoolean()));
     }
 

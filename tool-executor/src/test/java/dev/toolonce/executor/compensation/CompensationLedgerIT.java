@@ -30,6 +30,7 @@ import dev.toolonce.jdbc.OutboxStore;
 import dev.toolonce.executor.ledger.PendingReplyStore;
 import dev.toolonce.executor.ledger.ToolCallStore;
 import dev.toolonce.schemas.EventCodec;
+import dev.toolonce.testsupport.TestKeys;
 import dev.toolonce.testsupport.TestStack;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
@@ -76,7 +77,7 @@ class CompensationLedgerIT {
         tx = new TransactionTemplate(new DataSourceTransactionManager(ds));
         calls = new ToolCallStore(jdbc, SCHEMA);
         CallFinisher finisher = new CallFinisher(calls, new PendingReplyStore(jdbc, SCHEMA), new ResultEvents(
-                new OutboxStore(jdbc, SCHEMA), new EventCodec(), "results", "/it/executor", Clock.systemUTC()));
+                new OutboxStore(jdbc, SCHEMA), TestKeys.keyring(), new EventCodec(), "results", "/it/executor", Clock.systemUTC()));
         ExecutorStats stats = new ExecutorStats(new SimpleMeterRegistry());
         gateway = new CompensationGateway(new AdapterRegistry(Map.of("payments", tool)), calls, List.of("payments"));
         RetryPolicy retry = new RetryPolicy(Duration.ofMillis(50), Duration.ofMillis(100), 3);

@@ -15,6 +15,7 @@ import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import dev.toolonce.testsupport.TestKeys;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 /**
@@ -23,7 +24,8 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
  * or refuses with INVALID_ARGUMENTS — never a hang, never another exception.
  */
 class IntentParserPropertyTest {
-    private final IntentParser parser = new IntentParser(new EventCodec(), new ContractValidator(), 262_144);
+    private final IntentParser parser = new IntentParser(new EventCodec(), new ContractValidator(), 262_144,
+            TestKeys.keyring());
     private final RequestHasher hasher = new RequestHasher();
 
     @Provide
@@ -33,7 +35,8 @@ class IntentParserPropertyTest {
 
     @Property(tries = 400)
     void everyRecordIsAcceptedSafelyOrRefusedWithACode(@ForAll("hostile") byte[] value) {
-        ParsedIntent parsed = parser.parse(new ConsumerRecord<>("intents", 0, 7L, new byte[0], value));
+        ParsedIntent parsed = parser.parse(TestKeys.sign(new ConsumerRecord<>("intents", 0, 7L, new byte[0], value),
+                TestKeys.agents()));
 
         assertThat(parsed).isNotNull();
         if (parsed instanceof ParsedIntent.Refused refused) {

@@ -29,6 +29,7 @@ import dev.toolonce.executor.ledger.PendingReplyStore;
 import dev.toolonce.executor.ledger.ToolCallStore;
 import dev.toolonce.executor.ledger.Finish;
 import dev.toolonce.schemas.EventCodec;
+import dev.toolonce.testsupport.TestKeys;
 import dev.toolonce.testsupport.TestStack;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
@@ -87,7 +88,7 @@ class EvidenceLedgerIT {
         tx = new TransactionTemplate(new DataSourceTransactionManager(ds));
         calls = new ToolCallStore(jdbc, SCHEMA);
         finisher = new CallFinisher(calls, new PendingReplyStore(jdbc, SCHEMA), new ResultEvents(
-                new OutboxStore(jdbc, SCHEMA), new EventCodec(), "results", "/it/executor", Clock.systemUTC()));
+                new OutboxStore(jdbc, SCHEMA), TestKeys.keyring(), new EventCodec(), "results", "/it/executor", Clock.systemUTC()));
         stats = new ExecutorStats(meters);
         pauses = new PausedToolStore(jdbc, SCHEMA);
         retry = new RetryPolicy(Duration.ofMillis(50), Duration.ofMillis(100), MAX_ATTEMPTS);

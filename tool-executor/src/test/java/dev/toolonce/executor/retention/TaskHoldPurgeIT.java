@@ -7,14 +7,22 @@ import dev.toolonce.core.hash.ProviderKey;
 import dev.toolonce.core.hash.RequestHash;
 import dev.toolonce.executor.ledger.TaskHoldStore;
 import dev.toolonce.executor.ledger.ToolCallStore;
+import dev.toolonce.schemas.Contract;
+import dev.toolonce.schemas.signing.Keyring;
+import dev.toolonce.schemas.signing.Power;
+import dev.toolonce.schemas.signing.SigningKey;
+import dev.toolonce.testsupport.TestKeys;
 import dev.toolonce.testsupport.TestStack;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.awaitility.Awaitility;
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -39,6 +47,7 @@ class TaskHoldPurgeIT {
     private TaskHolds holds;
     private final List<String> deadLettered = new CopyOnWriteArrayList<>();
     private RetentionPurger purger;
+    private final Keyring keyring = TestKeys.keyring();
 
     @BeforeEach
     void setUp() {
@@ -49,7 +58,7 @@ class TaskHoldPurgeIT {
         DriverManagerDataSource ds = new DriverManagerDataSource(url, "postgres", "");
         jdbc = new JdbcTemplate(ds);
         calls = new ToolCallStore(jdbc, SCHEMA);
-        holds = new TaskHolds(new TaskHoldStore(jdbc, SCHEMA), (r, code, message) -> deadLettered.add(r.offset() + " " + code),
+        holds = new TaskHolds(new TaskHoldStore(jdbc, SCHEMA), keyring, (r, code, message) -> deadLettered.add(r.offset() + " " + code),
                 new TransactionTemplate(new DataSourceTransactionManager(ds)), () -> true, 3, new SimpleMeterRegistry());
         purger = new RetentionPurger(jdbc, SCHEMA, Duration.ofDays(8), Duration.ofDays(1), 100);
     }
@@ -74,8 +83,8 @@ class TaskHoldPurgeIT {
 
     @Test
     void anUnreadableTaskEventIsDeadLetteredAloneAndHoldsNothing() {
-        holds.onBatch(List.of(new ConsumerRecord<>("toolonce.agent-tasks", 0, 0, null,
-                "{not json".getBytes(StandardCharsets.UTF_8)), event("order-3", 1, true)));
+        holds.onBatch(List.of(TestKeys.sign(new ConsumerRecord<>("toolonce.agent-tasks", 0, 0, null,
+                "{not json".getBytes(StandardCharsets.UTF_8)), TestKeys.agents()), event("order-3", 1, true)));
         assertThat(jdbc.queryForList("SELECT task_id FROM executor.task_hold", String.class)).containsExactly("order-3");
         assertThat(deadLettered).containsExactly("0 " + TaskHolds.UNREADABLE_TASK_EVENT);
     }
@@ -84,10 +93,25 @@ class TaskHoldPurgeIT {
     void aTaskEventWithANulInItsTaskIdIsDeadLetteredAndTheNextOneIsApplied() {
         String nul = "{\"messageId\":\"m\",\"at\":\"2026-12-01T00:00:00Z\",\"tenantId\":\"acme\","
                 + "\"taskId\":\"a\\u0000b\",\"state\":\"RUNNING\",\"open\":true,\"version\":1,\"steps\":[" + STEP + "]}";
-        holds.onBatch(List.of(new ConsumerRecord<>("toolonce.agent-tasks", 0, 40, null, nul.getBytes(StandardCharsets.UTF_8)),
-                event("order-4", 41, true)));
+        holds.onBatch(List.of(TestKeys.sign(new ConsumerRecord<>("toolonce.agent-tasks", 0, 40, null,
+                nul.getBytes(StandardCharsets.UTF_8)), TestKeys.agents()), event("order-4", 41, true)));
         assertThat(jdbc.queryForList("SELECT task_id FROM executor.task_hold", String.class)).containsExactly("order-4");
         assertThat(deadLettered).containsExactly("40 SCHEMA_INVALID");
+    }
+
+    @Test
+    void aTaskEventNotSignedByAnAgentKeyForItsTenantHoldsOrReleasesNothing() {
+        holds.onBatch(List.of(event("order-5", 1, true)));
+        ConsumerRecord<byte[], byte[]> unsigned = event("order-5", 9, false);
+        unsigned.headers().remove(Contract.SIGNATURE);
+        ConsumerRecord<byte[], byte[]> byTheExecutorsKey = TestKeys.sign(event("order-6", 10, true), TestKeys.executor());
+        SigningKey globex = TestKeys.add(SigningKey.generate(EnumSet.of(Power.TASK), Set.of("globex"), "globex-tasks"));
+        ConsumerRecord<byte[], byte[]> otherTenants = TestKeys.sign(event("order-7", 11, true), globex);
+        Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> keyring.keys().contains(globex));
+        holds.onBatch(List.of(unsigned, byTheExecutorsKey, otherTenants));
+        assertThat(jdbc.queryForList("SELECT task_id || ':' || open FROM executor.task_hold", String.class))
+                .as("order-5 stays held; nothing else is").containsExactly("order-5:true");
+        assertThat(deadLettered).containsExactly("9 UNSIGNED_RECORD", "10 SIGNER_NOT_ALLOWED", "11 SIGNER_NOT_ALLOWED");
     }
 
     private long committedLongAgo(String key, String task) {
@@ -103,7 +127,7 @@ class TaskHoldPurgeIT {
         String json = "{\"messageId\":\"m-" + task + "-" + version + "\",\"at\":\"2026-12-01T00:00:00Z\","
                 + "\"tenantId\":\"acme\",\"taskId\":\"" + task + "\",\"version\":" + version + ",\"open\":" + open
                 + ",\"state\":\"" + (open ? "RUNNING" : "SUCCEEDED") + "\",\"steps\":[" + STEP + "]}";
-        return new ConsumerRecord<>("toolonce.agent-tasks", 0, version, ("acme/" + task).getBytes(StandardCharsets.UTF_8),
-                json.getBytes(StandardCharsets.UTF_8));
+        return TestKeys.sign(new ConsumerRecord<>("toolonce.agent-tasks", 0, version,
+                ("acme/" + task).getBytes(StandardCharsets.UTF_8), json.getBytes(StandardCharsets.UTF_8)), TestKeys.agents());
     }
 }

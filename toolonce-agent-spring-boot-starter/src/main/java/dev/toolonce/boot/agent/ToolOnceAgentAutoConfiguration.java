@@ -12,6 +12,7 @@ import dev.toolonce.jdbc.DatabaseProbe;
 import dev.toolonce.jdbc.InboxStore;
 import dev.toolonce.messaging.ConsumerContainers;
 import dev.toolonce.messaging.ConsumerDeadLetterSink;
+import dev.toolonce.schemas.signing.Keyring;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.ArrayList;
@@ -26,6 +27,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -74,19 +76,32 @@ public class ToolOnceAgentAutoConfiguration {
         return new AgentMigrations(dataSource, p);
     }
 
+    /**
+     * The agent's signing keys (docs/security.md §6b): its own key signs its intents, compensation requests and task
+     * events; the executor's result key checks every result. There is no unsigned mode: without
+     * {@value Keyring#PROPERTY} the application does not start.
+     */
     @Bean
     @ConditionalOnMissingBean
-    IntentPublisher intentPublisher(AgentProperties p, AgentMigrations migrated) {
-        return new IntentPublisher(p.schema(), p.intentsTopic(), p.source());
+    Keyring toolonceKeyring(@Value("${" + Keyring.PROPERTY + ":}") String file) {
+        Keyring keyring = Keyring.required(file, "the ToolOnce agent");
+        log.info("signing keys from {}: {}", keyring.path(), keyring.keys());
+        return keyring;
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    IntentPublisher intentPublisher(AgentProperties p, Keyring keyring, AgentMigrations migrated) {
+        return new IntentPublisher(p.schema(), p.intentsTopic(), p.source(), keyring);
     }
 
     @Bean
     @ConditionalOnMissingBean
     TaskEngine taskEngine(DataSource dataSource, PlatformTransactionManager tm, IntentPublisher publisher,
-                          AgentProperties p, AgentMigrations migrated) {
+                          Keyring keyring, AgentProperties p, AgentMigrations migrated) {
         JdbcTemplate jdbc = new JdbcTemplate(dataSource);
         return new TaskEngine(new TaskStore(jdbc, p.schema()), publisher,
-                new TaskEvents(jdbc, p.schema(), p.tasksTopic(), p.source()), dataSource, new TransactionTemplate(tm),
+                new TaskEvents(jdbc, p.schema(), p.tasksTopic(), p.source(), keyring), dataSource, new TransactionTemplate(tm),
                 DryRunCatalog.of(p.dryRuns()));
     }
 
@@ -129,7 +144,7 @@ public class ToolOnceAgentAutoConfiguration {
         @Bean
         @ConditionalOnMissingBean
         ResultListener resultListener(DataSource dataSource, PlatformTransactionManager tm, KafkaProperties kafka,
-                                      AgentProperties p, DatabaseProbe probe, TaskEngine tasks,
+                                      AgentProperties p, DatabaseProbe probe, TaskEngine tasks, Keyring keyring,
                                       ObjectProvider<ResultHandler> handlers, ApplicationEventPublisher events,
                                       ObjectProvider<MeterRegistry> meters, AgentMigrations migrated) {
             JdbcTemplate jdbc = new JdbcTemplate(dataSource);
@@ -143,7 +158,7 @@ public class ToolOnceAgentAutoConfiguration {
             handlers.orderedStream().forEach(all::add);
             all.add(r -> events.publishEvent(new ToolResultReceived(r)));
             return new ResultListener(p.consumerGroup(), new InboxStore(jdbc, p.schema()), new StepResults(jdbc, p.schema()),
-                    new ConsumerDeadLetterSink(dlq, p.deadLetterTopic()), new TransactionTemplate(tm), probe,
+                    keyring, new ConsumerDeadLetterSink(dlq, p.deadLetterTopic()), new TransactionTemplate(tm), probe,
                     p.poisonAttempts(), meters.getIfAvailable(SimpleMeterRegistry::new), all);
         }
     }

@@ -2,6 +2,7 @@ package dev.toolonce.boot.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.toolonce.testsupport.TestKeys;
 import dev.toolonce.testsupport.TestStack;
 import java.util.Map;
 import java.util.UUID;
@@ -34,14 +35,15 @@ class StarterBesideAppFlywayIT {
                         "spring.datasource.url", db, "spring.datasource.username", "postgres",
                         "spring.datasource.password", "", "spring.kafka.bootstrap-servers", stack.kafkaBootstrap(),
                         "toolonce.agent.consumer-group", "app-flyway-" + UUID.randomUUID(),
-                        "toolonce.agent.resume-on-start", "false")).run()) {
+                        "toolonce.agent.resume-on-start", "false",
+                        "toolonce.signing.keyring-file", TestKeys.file().toString())).run()) {
             JdbcTemplate jdbc = app.getBean(JdbcTemplate.class);
 
             assertThat(jdbc.queryForList("SELECT script FROM public.flyway_schema_history WHERE success", String.class))
                     .containsExactly("V1__app_orders.sql");
             assertThat(jdbc.queryForList("SELECT script FROM agent.flyway_schema_history WHERE success AND version IS NOT "
-                    + "NULL ORDER BY installed_rank", String.class)).hasSize(4).doesNotContain("V1__app_orders.sql");
-            assertThat(app.getBean(AgentMigrations.class).applied()).isEqualTo(4);
+                    + "NULL ORDER BY installed_rank", String.class)).hasSize(5).doesNotContain("V1__app_orders.sql");
+            assertThat(app.getBean(AgentMigrations.class).applied()).isEqualTo(5);
             assertThat(jdbc.queryForObject("SELECT count(*) FROM app_orders", Long.class)).isZero();
         }
     }

@@ -16,6 +16,7 @@ import dev.toolonce.schemas.Contract;
 import dev.toolonce.schemas.EventCodec;
 import dev.toolonce.schemas.ResultStatus;
 import dev.toolonce.schemas.ToolResult;
+import dev.toolonce.testsupport.TestKeys;
 import dev.toolonce.testsupport.TestStack;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -80,7 +81,8 @@ class StarterIT {
                 "spring.datasource.password", "", "spring.flyway.enabled", "false",
                 "spring.kafka.bootstrap-servers", stack.kafkaBootstrap(),
                 "toolonce.agent.results-topic", topic, "toolonce.agent.consumer-group", "starter-" + UUID.randomUUID(),
-                "toolonce.agent.source", "/agents/starter-it", "toolonce.agent.dry-runs", "payments/charge")).run();
+                "toolonce.agent.source", "/agents/starter-it", "toolonce.agent.dry-runs", "payments/charge",
+                "toolonce.signing.keyring-file", TestKeys.file().toString())).run();
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.kafkaBootstrap());
         p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
@@ -103,7 +105,7 @@ class StarterIT {
         assertThat(app.getBean(IntentPublisher.class)).isNotNull();
         assertThat(app.getBean(TaskEngine.class)).isNotNull();
         assertThat(app.getBean(ResultListener.class)).isNotNull();
-        assertThat(app.getBean(AgentMigrations.class).applied()).isEqualTo(4);
+        assertThat(app.getBean(AgentMigrations.class).applied()).isEqualTo(5);
         assertThat(jdbc().queryForList("SELECT table_name FROM information_schema.tables WHERE table_schema = 'agent'",
                 String.class)).contains("agent_step", "agent_task", "agent_task_step", "inbox_message", "outbox_event",
                 "step_result_log");
@@ -187,7 +189,7 @@ class StarterIT {
         ProducerRecord<byte[], byte[]> rec = new ProducerRecord<>(topic, r.recordKey().getBytes(StandardCharsets.UTF_8),
                 CODEC.write(r).getBytes(StandardCharsets.UTF_8));
         rec.headers().add(Contract.CE_ID, r.messageId().getBytes(StandardCharsets.UTF_8));
-        return rec;
+        return TestKeys.sign(rec, TestKeys.executor());
     }
 
     private static void send(ProducerRecord<byte[], byte[]> rec) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.toolonce.testsupport.ServiceProcess;
+import dev.toolonce.testsupport.TestKeys;
 import dev.toolonce.testsupport.TestStack;
 import dev.toolonce.testsupport.TestTokens;
 import java.net.URI;
@@ -40,6 +41,7 @@ class TaskApiSecurityIT {
                 "spring.datasource.password", "", "spring.flyway.enabled", "false",
                 "spring.kafka.bootstrap-servers", stack.kafkaBootstrap(),
                 "toolonce.agent.consumer-group", "task-api-" + UUID.randomUUID(), "toolonce.agent.resume-on-start", "false"));
+        p.put("toolonce.signing.keyring-file", TestKeys.file().toString());
         return p;
     }
 
@@ -63,6 +65,21 @@ class TaskApiSecurityIT {
                     .until(() -> get(port, "/tasks", TestTokens.admin()) != 401);
             assertThat(get(port, "/tasks", TestTokens.admin())).isEqualTo(404);
         }
+    }
+
+    @Test
+    void withoutAKeyringTheAgentRefusesToStartNamingTheProperty() {
+        Map<String, Object> p = props(ServiceProcess.freePort());
+        p.remove("toolonce.signing.keyring-file");
+
+        assertThatThrownBy(() -> new SpringApplicationBuilder(WebAgent.class).web(WebApplicationType.SERVLET)
+                .properties(p).run().close())
+                .rootCause().isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("toolonce.signing.keyring-file is not set").hasMessageContaining("no unsigned mode");
+        p.put("toolonce.signing.keyring-file", TestKeys.file() + ".missing");
+        assertThatThrownBy(() -> new SpringApplicationBuilder(WebAgent.class).web(WebApplicationType.SERVLET)
+                .properties(p).run().close())
+                .rootCause().hasMessageContaining("no such file");
     }
 
     @Test
