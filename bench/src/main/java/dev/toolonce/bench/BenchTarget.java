@@ -1,10 +1,12 @@
 package dev.toolonce.bench;
 
+import dev.toolonce.security.kafka.KafkaClientSettings;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.Map;
+import java.util.Properties;
 
 /**
  * Where the stack under test is: what {@code ./toolonce env} prints, the directory of its PID files, and
@@ -17,9 +19,21 @@ import java.util.Map;
  * @param pids           component name → PID, overriding the PID files
  * @param authorization  the {@code Authorization} header for the relay's statistics (an admin token: the bench
  *                       resets them); null when none was found
+ * @param kafkaSettings  what every Kafka client of the bench adds to its own settings (security: {@code --kafka-config}
+ *                       or {@code TOOLONCE_KAFKA_CONFIG}, docs/security.md §6a)
  */
 public record BenchTarget(String pgUrl, String kafkaBootstrap, String relayUrl, Path runDir, Map<String, Long> pids,
-                          String authorization) {
+                          String authorization, KafkaClientSettings kafkaSettings) {
+
+    /**
+     * @param own a client's own settings
+     * @return a Kafka client's settings: {@link #kafkaSettings()}, then {@code own}, then {@code bootstrap.servers}
+     */
+    public Properties kafkaClient(Properties own) {
+        Properties p = kafkaSettings.with(own);
+        p.put("bootstrap.servers", kafkaBootstrap);
+        return p;
+    }
 
     /** A new connection with auto-commit off: every caller commits its own transactions. */
     public Connection connect() throws SQLException {
