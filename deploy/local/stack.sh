@@ -2,7 +2,10 @@
 # Local ToolOnce stack: a private PostgreSQL 15 cluster, a single-node KRaft Kafka broker and
 # the four services, each a separate background process. Everything lives under $TOOLONCE_HOME.
 #
-#   stack.sh infra-up | up | down | infra-down | services-down | status | env
+#   stack.sh infra-up | up | down | infra-down | services-down | status | env | kafka-classpath
+#
+# kafka-classpath prints the broker's classpath (resolved once per checkout) for test support that runs a broker
+# of its own (test-support SecureKafka: SASL_SSL, ACLs).
 #
 # Processes are tracked by $TOOLONCE_HOME/run/<name>.pid (+ <name>.port) and stopped by PID only.
 set -euo pipefail
@@ -446,5 +449,6 @@ case "${1:-}" in
   down) services_down; kafka_down; pg_down ;;
   status) status ;;
   env) env_lines ;;
-  *) echo "usage: $0 infra-up|up|down|infra-down|services-down|status|env" >&2; exit 2 ;;
+  kafka-classpath) kafka_classpath ;;
+  *) echo "usage: $0 infra-up|up|down|infra-down|services-down|status|env|kafka-classpath" >&2; exit 2 ;;
 esac

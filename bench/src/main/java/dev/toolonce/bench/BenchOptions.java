@@ -1,6 +1,7 @@
 package dev.toolonce.bench;
 
 import dev.toolonce.schemas.signing.Keyring;
+import dev.toolonce.security.kafka.KafkaClientSettings;
 import dev.toolonce.security.token.ClientToken;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -52,6 +53,8 @@ public record BenchOptions(Set<Phase> phases, int clients, Duration seconds, Lis
               --json FILE         write the figures as JSON
               --html FILE         write a self-contained HTML report with charts
               --pg-url URL --kafka HOST:PORT --relay-url URL   the stack (default: PG_URL, KAFKA_BOOTSTRAP, RELAY_URL)
+              --kafka-config FILE a Kafka client .properties file (security.protocol, sasl.*, ssl.*) added to every
+                                  Kafka client of the bench (default: TOOLONCE_KAFKA_CONFIG; none)
               --run-dir DIR       PID files of the stack (default: $TOOLONCE_HOME/run)
               --token TOKEN       an admin API token for the relay's statistics (default: TOOLONCE_TOKEN,
                                   TOOLONCE_TOKEN_FILE or $TOOLONCE_HOME/admin.token)
@@ -62,7 +65,8 @@ public record BenchOptions(Set<Phase> phases, int clients, Duration seconds, Lis
             """;
 
     /**
-     * @param env the environment ({@code PG_URL}, {@code KAFKA_BOOTSTRAP}, {@code RELAY_URL}, {@code TOOLONCE_HOME})
+     * @param env the environment ({@code PG_URL}, {@code KAFKA_BOOTSTRAP}, {@code RELAY_URL}, {@code TOOLONCE_HOME},
+     *            {@code TOOLONCE_KAFKA_CONFIG})
      * @throws IllegalArgumentException naming the option that is wrong
      */
     public static BenchOptions parse(List<String> args, Map<String, String> env) {
@@ -109,6 +113,8 @@ public record BenchOptions(Set<Phase> phases, int clients, Duration seconds, Lis
         Path runDir;
         String authorization;
         Path keyring;
+        String kafkaConfig;
+        String kafkaConfigFrom = KafkaClientSettings.ENV;
         final Map<String, Long> pids = new HashMap<>();
 
         Builder(Map<String, String> env) {
@@ -119,6 +125,7 @@ public record BenchOptions(Set<Phase> phases, int clients, Duration seconds, Lis
             authorization = ClientToken.header(env).orElse(null);
             keyring = Path.of(env.getOrDefault(Keyring.ENVIRONMENT,
                     Path.of(env.getOrDefault("TOOLONCE_HOME", ".local"), "keyring").toString()));
+            kafkaConfig = env.get(KafkaClientSettings.ENV);
         }
 
         void smoke() {
@@ -147,6 +154,10 @@ public record BenchOptions(Set<Phase> phases, int clients, Duration seconds, Lis
                 case "--html" -> html = Path.of(value);
                 case "--pg-url" -> pgUrl = value;
                 case "--kafka" -> kafka = value;
+                case "--kafka-config" -> {
+                    kafkaConfig = value;
+                    kafkaConfigFrom = option;
+                }
                 case "--relay-url" -> relayUrl = value;
                 case "--run-dir" -> runDir = Path.of(value);
                 case "--token" -> authorization = "Bearer " + value;
@@ -190,7 +201,16 @@ public record BenchOptions(Set<Phase> phases, int clients, Duration seconds, Lis
 
         BenchOptions build() {
             return new BenchOptions(phases, clients, seconds, relayRates, backlog, burst, loads, warmup, tool, timeout, json, html,
-                    new BenchTarget(pgUrl, kafka, relayUrl, runDir, Map.copyOf(pids), authorization, keyring));
+                    new BenchTarget(pgUrl, kafka, relayUrl, runDir, Map.copyOf(pids), authorization, kafkaSettings(), keyring));
+        }
+
+        private KafkaClientSettings kafkaSettings() {
+            try {
+                return KafkaClientSettings.fromEnvironment(kafkaConfig == null ? Map.of()
+                        : Map.of(KafkaClientSettings.ENV, kafkaConfig));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(kafkaConfigFrom + ": " + e.getMessage(), e);
+            }
         }
     }
 }

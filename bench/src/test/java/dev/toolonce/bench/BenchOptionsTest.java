@@ -3,12 +3,16 @@ package dev.toolonce.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.toolonce.security.kafka.KafkaClientSettings;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class BenchOptionsTest {
     private static final Map<String, String> ENV = Map.of("PG_URL", "jdbc:postgresql://h:1/db",
@@ -46,5 +50,25 @@ class BenchOptionsTest {
         assertThatThrownBy(() -> BenchOptions.parse(List.of("--loads", "250,x"), ENV)).hasMessageContaining("--loads");
         assertThatThrownBy(() -> BenchOptions.parse(List.of("--burst", "0"), ENV)).hasMessageContaining("--burst");
         assertThatThrownBy(() -> BenchOptions.parse(List.of("--fast"), ENV)).hasMessageContaining("--fast");
+    }
+
+    @Test
+    void everyKafkaClientGetsTheSettingsOfKafkaConfigOrOfTheEnvironmentsFile(@TempDir Path dir) throws Exception {
+        Path fromEnv = Files.writeString(dir.resolve("env.properties"), "security.protocol=SSL\n");
+        Path fromOption = Files.writeString(dir.resolve("opt.properties"), "security.protocol=SASL_SSL\nlinger.ms=9\n");
+        Map<String, String> env = new java.util.HashMap<>(ENV);
+        env.put(KafkaClientSettings.ENV, fromEnv.toString());
+        Properties own = new Properties();
+        own.put("linger.ms", "5");
+
+        assertThat(BenchOptions.parse(List.of(), ENV).target().kafkaClient(new Properties()))
+                .isEqualTo(Map.of("bootstrap.servers", "h:2"));
+        assertThat(BenchOptions.parse(List.of(), env).target().kafkaClient(own))
+                .containsEntry("security.protocol", "SSL").containsEntry("bootstrap.servers", "h:2");
+        assertThat(BenchOptions.parse(List.of("--kafka-config", fromOption.toString(), "--kafka", "k:9"), env).target()
+                .kafkaClient(own)).isEqualTo(Map.of("security.protocol", "SASL_SSL", "linger.ms", "5", "bootstrap.servers", "k:9"));
+        Path refused = Files.writeString(dir.resolve("bad.properties"), "acks=1\n");
+        assertThatThrownBy(() -> BenchOptions.parse(List.of("--kafka-config", refused.toString()), ENV))
+                .hasMessageContaining("--kafka-config").hasMessageContaining("acks");
     }
 }

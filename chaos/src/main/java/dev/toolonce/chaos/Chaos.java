@@ -43,7 +43,7 @@ public final class Chaos {
         String prefix = "chaos-" + runId;
         System.out.printf("[chaos] %s run %s: faults %s, %d per fault, home %s%n", mode, runId,
                 String.join(",", o.faults()), o.perFault(), o.home());
-        ChaosStack stack = new ChaosStack(o.repo(), o.home(), o.ports(), o.unsafeBaseline());
+        ChaosStack stack = new ChaosStack(o.repo(), o.home(), o.ports(), o.unsafeBaseline(), o.kafka());
         List<RoundResult> rounds = new ArrayList<>();
         List<FaultSummary> summaries = new ArrayList<>();
         Thread stopOnExit = new Thread(stack::close, "chaos-stop-stack"); // Ctrl-C or SIGTERM: stop what we started
@@ -54,8 +54,8 @@ public final class Chaos {
             stack.up();
             Sandbox sandbox = new Sandbox(stack.sandboxUrl());
             sandbox.faults("payments", "{}");
-            try (ResultsWatch watch = new ResultsWatch(stack.kafkaBootstrap(), prefix);
-                 Workload workload = new Workload(stack.jdbcUrl(), stack.kafkaBootstrap(), o.rate(),
+            try (ResultsWatch watch = new ResultsWatch(stack.kafkaBootstrap(), o.kafka(), prefix);
+                 Workload workload = new Workload(stack.jdbcUrl(), stack.kafkaBootstrap(), o.kafka(), o.rate(),
                          !o.unsafeBaseline(), stack.keyring())) {
                 Oracle oracle = new Oracle(stack.jdbcUrl(), sandbox, watch, o.unsafeBaseline());
                 MeterWatch meters = new MeterWatch(stack.meterEndpoints(), stack.scrapeAuthorization());

@@ -2,6 +2,7 @@ package dev.toolonce.chaos;
 
 import dev.toolonce.chaos.faults.Catalogue;
 import dev.toolonce.chaos.stack.Ports;
+import dev.toolonce.security.kafka.KafkaClientSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -23,26 +24,40 @@ import java.util.Map;
  * @param rate           calls started per second by the workload ({@code --rate}, default 8)
  * @param quiesce        how long a round may take to quiesce before what is missing counts ({@code --quiesce-timeout})
  * @param keep           leave the stack running afterwards ({@code --keep})
+ * @param kafka          what the experiment's own Kafka clients (workload, results watch, naive executor) add to their
+ *                       settings ({@code --kafka-config FILE}, default the file {@code TOOLONCE_KAFKA_CONFIG} names)
  */
 public record ChaosOptions(int perFault, List<String> faults, boolean unsafeBaseline, Path json, Path html,
-                           Path compare, Path home, Path repo, Ports ports, int rate, Duration quiesce, boolean keep) {
+                           Path compare, Path home, Path repo, Ports ports, int rate, Duration quiesce, boolean keep,
+                           KafkaClientSettings kafka) {
 
     static final String USAGE = """
             usage: ./toolonce chaos [--per-fault N] [--faults a,b,c] [--smoke] [--unsafe-baseline]
                                     [--json FILE] [--html FILE] [--compare BASELINE.json] [--rate CALLS_PER_S]
                                     [--port-base P] [--home DIR] [--quiesce-timeout SECONDS] [--keep]
+                                    [--kafka-config FILE]
               --per-fault N      rounds per fault, each injecting it (default 20)
               --faults a,b       run only these faults (default: all); --faults list prints them
               --smoke            1 round of a few faults (%s), about 3 minutes
               --unsafe-baseline  the same workload and faults against a naive executor (unique key + blind retry):
                                  its report must show duplicate side effects
               --compare FILE     a baseline's --json, drawn beside this run in --html
+              --kafka-config F   a Kafka client .properties file (security.protocol, sasl.*, ssl.*) added to the
+                                 experiment's own Kafka clients (default: TOOLONCE_KAFKA_CONFIG; none)
             Exit status: 1 on any duplicate side effect, lost or stuck call, or a fault that never fired
             (with --unsafe-baseline: 1 when it shows no duplicate, i.e. the faults were not sharp enough).
             """.formatted(String.join(",", Catalogue.smoke()));
 
-    /** @throws IllegalArgumentException naming the bad option */
+    /** {@link #parse(List, Path, Map)} with this process's environment. */
     public static ChaosOptions parse(List<String> args, Path repo) {
+        return parse(args, repo, System.getenv());
+    }
+
+    /**
+     * @param env the environment ({@code TOOLONCE_KAFKA_CONFIG})
+     * @throws IllegalArgumentException naming the bad option
+     */
+    public static ChaosOptions parse(List<String> args, Path repo, Map<String, String> env) {
         int perFault = 20;
         List<String> faults = null;
         boolean smoke = false;
@@ -55,6 +70,8 @@ public record ChaosOptions(int perFault, List<String> faults, boolean unsafeBase
         int rate = 8;
         Duration quiesce = Duration.ofSeconds(180);
         boolean keep = false;
+        String kafkaConfig = env.get(KafkaClientSettings.ENV);
+        String kafkaConfigFrom = KafkaClientSettings.ENV;
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
             switch (a) {
@@ -70,6 +87,10 @@ public record ChaosOptions(int perFault, List<String> faults, boolean unsafeBase
                 case "--rate" -> rate = positive(a, value(args, ++i, a));
                 case "--quiesce-timeout" -> quiesce = Duration.ofSeconds(positive(a, value(args, ++i, a)));
                 case "--keep" -> keep = true;
+                case "--kafka-config" -> {
+                    kafkaConfig = value(args, ++i, a);
+                    kafkaConfigFrom = a;
+                }
                 default -> throw new IllegalArgumentException("unknown option " + a);
             }
         }
@@ -87,7 +108,15 @@ public record ChaosOptions(int perFault, List<String> faults, boolean unsafeBase
         }
         List<String> ordered = known.keySet().stream().filter(faults::contains).toList();
         return new ChaosOptions(perFault, ordered, baseline, json, html, compare, home, repo, Ports.from(portBase),
-                rate, quiesce, keep);
+                rate, quiesce, keep, kafkaSettings(kafkaConfig, kafkaConfigFrom));
+    }
+
+    private static KafkaClientSettings kafkaSettings(String file, String from) {
+        try {
+            return KafkaClientSettings.fromEnvironment(file == null ? Map.of() : Map.of(KafkaClientSettings.ENV, file));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(from + ": " + e.getMessage(), e);
+        }
     }
 
     private static String value(List<String> args, int i, String option) {

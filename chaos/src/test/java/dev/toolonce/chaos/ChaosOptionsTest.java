@@ -4,9 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.toolonce.chaos.faults.Catalogue;
+import dev.toolonce.security.kafka.KafkaClientSettings;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class ChaosOptionsTest {
     private static final Path REPO = Path.of("/repo");
@@ -48,5 +52,21 @@ class ChaosOptionsTest {
                 .hasMessageContaining("--per-fault must be a positive integer");
         assertThatThrownBy(() -> ChaosOptions.parse(List.of("--json"), REPO)).hasMessageContaining("--json needs a value");
         assertThatThrownBy(() -> ChaosOptions.parse(List.of("--frobnicate"), REPO)).hasMessageContaining("unknown option");
+    }
+
+    @Test
+    void theKafkaClientSettingsComeFromKafkaConfigElseFromTheEnvironmentsFile(@TempDir Path dir) throws Exception {
+        Path fromEnv = Files.writeString(dir.resolve("env.properties"), "security.protocol=SSL\n");
+        Path fromOption = Files.writeString(dir.resolve("opt.properties"), "security.protocol=SASL_SSL\n");
+        Map<String, String> env = Map.of(KafkaClientSettings.ENV, fromEnv.toString());
+
+        assertThat(ChaosOptions.parse(List.of(), REPO, Map.of()).kafka()).isSameAs(KafkaClientSettings.none());
+        assertThat(ChaosOptions.parse(List.of(), REPO, env).kafka().settings()).containsEntry("security.protocol", "SSL");
+        ChaosOptions o = ChaosOptions.parse(List.of("--kafka-config", fromOption.toString()), REPO, env);
+        assertThat(o.kafka().settings()).isEqualTo(Map.of("security.protocol", "SASL_SSL"));
+        assertThat(o.kafka().file()).contains(fromOption);
+        Path refused = Files.writeString(dir.resolve("bad.properties"), "group.id=mine\n");
+        assertThatThrownBy(() -> ChaosOptions.parse(List.of("--kafka-config", refused.toString()), REPO, Map.of()))
+                .hasMessageContaining("--kafka-config").hasMessageContaining("group.id");
     }
 }

@@ -27,8 +27,13 @@ final class ResultWatcher implements AutoCloseable {
     final Map<String, List<ToolResult>> byIntent = new ConcurrentHashMap<>();
 
     ResultWatcher(String bootstrap, String topic) {
+        this(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap), topic);
+    }
+
+    /** @param client the consumer's connection settings: bootstrap servers and, for a secured broker, its security */
+    ResultWatcher(Map<String, Object> client, String topic) {
         Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.putAll(client);
         p.put(ConsumerConfig.GROUP_ID_CONFIG, "test-watcher-" + UUID.randomUUID());
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         consumer = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer());

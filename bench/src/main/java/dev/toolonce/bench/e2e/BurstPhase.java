@@ -45,7 +45,7 @@ public final class BurstPhase {
     public BurstResult run(int count, Duration timeout) throws Exception {
         Map<String, Long> sentAt = new LinkedHashMap<>();
         ResourceSampler resources = new ResourceSampler(target);
-        try (TopicWatcher results = new TopicWatcher(target.kafkaBootstrap(), Contract.RESULTS_TOPIC,
+        try (TopicWatcher results = new TopicWatcher(target, Contract.RESULTS_TOPIC,
                 new ResultReader(intents.tenant())).start();
              KafkaProducer<byte[], byte[]> producer = producer()) {
             RelayStatsClient relay = new RelayStatsClient(target.relayUrl(), target.authorization());
@@ -68,7 +68,7 @@ public final class BurstPhase {
      */
     public long warm(int count, Duration timeout) throws Exception {
         Map<String, Long> sentAt = new LinkedHashMap<>();
-        try (TopicWatcher results = new TopicWatcher(target.kafkaBootstrap(), Contract.RESULTS_TOPIC,
+        try (TopicWatcher results = new TopicWatcher(target, Contract.RESULTS_TOPIC,
                 new ResultReader(intents.tenant())).start();
              KafkaProducer<byte[], byte[]> producer = producer()) {
             produce(producer, count, "warm-burst-", sentAt);
@@ -124,10 +124,9 @@ public final class BurstPhase {
 
     private KafkaProducer<byte[], byte[]> producer() {
         Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, target.kafkaBootstrap());
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
         p.put(ProducerConfig.LINGER_MS_CONFIG, "5");
-        return new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
+        return new KafkaProducer<>(target.kafkaClient(p), new ByteArraySerializer(), new ByteArraySerializer());
     }
 }

@@ -45,8 +45,8 @@ public final class RelayPhase {
     }
 
     public RelayResult run(List<Double> rates, Duration each, int backlog) throws Exception {
-        BenchTopic.ensure(target.kafkaBootstrap(), TOPIC, 12);
-        try (TopicWatcher watcher = new TopicWatcher(target.kafkaBootstrap(), TOPIC, RelayPhase::ceId).start()) {
+        BenchTopic.ensure(target, TOPIC, 12);
+        try (TopicWatcher watcher = new TopicWatcher(target, TOPIC, RelayPhase::ceId).start()) {
             List<RelayRunResult> runs = new ArrayList<>();
             if (!rates.isEmpty()) {
                 // A relay that has not run this path yet spends its first seconds compiling it (a fresh relay

@@ -1,5 +1,6 @@
 package dev.toolonce.bench.watch;
 
+import dev.toolonce.bench.BenchTarget;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -46,14 +47,14 @@ public final class TopicWatcher implements AutoCloseable {
     private final Thread thread;
     private volatile boolean running = true;
 
-    public TopicWatcher(String bootstrap, String topic, Reader reader) {
+    /** @param target the stack: its bootstrap servers and the bench's Kafka client settings */
+    public TopicWatcher(BenchTarget target, String topic, Reader reader) {
         Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(ConsumerConfig.GROUP_ID_CONFIG, "toolonce-bench-" + UUID.randomUUID());
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         p.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, "5");
         p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "5000");
-        this.consumer = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        this.consumer = new KafkaConsumer<>(target.kafkaClient(p), new ByteArrayDeserializer(), new ByteArrayDeserializer());
         this.reader = reader;
         List<TopicPartition> partitions = new ArrayList<>();
         consumer.partitionsFor(topic).forEach(i -> partitions.add(new TopicPartition(i.topic(), i.partition())));

@@ -7,11 +7,13 @@ import dev.toolonce.schemas.EventCodec;
 import dev.toolonce.schemas.ResultStatus;
 import dev.toolonce.schemas.ToolIntent;
 import dev.toolonce.schemas.ToolResult;
+import dev.toolonce.security.kafka.KafkaClientSettings;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Path;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -45,7 +47,8 @@ import tools.jackson.databind.node.ObjectNode;
  * ({@code INSERT … ON CONFLICT DO NOTHING}) decides whether an intent is new; a call found {@code STARTED} (its
  * executor died) is simply run again; a timeout, a dropped connection or a 5xx is retried blindly; no provider key
  * is sent. Offsets are committed after each batch. Its own process ({@code ChaosMain naive-executor --pg-url U
- * --kafka B --sandbox S [--crash-at P]}), so the experiment can kill it like the real executor; {@code --crash-at}
+ * --kafka B --sandbox S [--crash-at P] [--kafka-config FILE]}; without {@code --kafka-config}, the file
+ * {@code TOOLONCE_KAFKA_CONFIG} names, if any, gives its Kafka clients their security settings), so the experiment can kill it like the real executor; {@code --crash-at}
  * halts it ({@code Runtime.halt}, as SIGKILL) at {@code before-send}, {@code after-tool-before-record} or
  * {@code after-record}. Never use this anywhere else.
  */
@@ -67,27 +70,33 @@ public final class NaiveExecutor {
     private final String pgUrl;
     private final String sandbox;
     private final String crashAt;
+    private final KafkaClientSettings kafkaSettings;
     private final KafkaProducer<byte[], byte[]> producer;
     private final Keyring keyring;
 
-    private NaiveExecutor(String pgUrl, String kafka, String sandbox, String crashAt, Keyring keyring) {
+    private NaiveExecutor(String pgUrl, String kafka, KafkaClientSettings kafkaSettings, String sandbox, String crashAt,
+                          Keyring keyring) {
         this.pgUrl = pgUrl;
         this.keyring = keyring;
         this.sandbox = sandbox;
         this.crashAt = crashAt;
+        this.kafkaSettings = kafkaSettings;
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka);
         p.put(ProducerConfig.ACKS_CONFIG, "all");
-        producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
+        producer = new KafkaProducer<>(kafkaSettings.with(p), new ByteArraySerializer(), new ByteArraySerializer());
     }
 
     public static void main(List<String> args) throws Exception {
         String pg = arg(args, "--pg-url", null);
         String kafka = arg(args, "--kafka", null);
         String sandbox = arg(args, "--sandbox", null);
+        String kafkaConfig = arg(args, "--kafka-config", "");
+        KafkaClientSettings kafkaSettings = kafkaConfig.isEmpty() ? KafkaClientSettings.fromEnvironment(System.getenv())
+                : KafkaClientSettings.load(Path.of(kafkaConfig));
         // It signs its results with the stack's executor key: the baseline differs from ToolOnce in what it does, not
         // in whether the consumer reads its answers.
-        NaiveExecutor executor = new NaiveExecutor(pg, kafka, sandbox, arg(args, "--crash-at", ""),
+        NaiveExecutor executor = new NaiveExecutor(pg, kafka, kafkaSettings, sandbox, arg(args, "--crash-at", ""),
                 Keyring.required(arg(args, "--keyring", null), "the naive executor (--keyring)", Power.RESULT));
         try (Connection c = DriverManager.getConnection(pg, "postgres", ""); Statement st = c.createStatement()) {
             st.execute(DDL);
@@ -105,7 +114,7 @@ public final class NaiveExecutor {
         p.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, "10000");
         p.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, "3000");
         try (KafkaConsumer<byte[], byte[]> consumer =
-                     new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+                     new KafkaConsumer<>(kafkaSettings.with(p), new ByteArrayDeserializer(), new ByteArrayDeserializer());
              Connection db = DriverManager.getConnection(pgUrl, "postgres", "")) {
             consumer.subscribe(List.of(Contract.INTENTS_TOPIC));
             System.out.println("naive executor " + ProcessHandle.current().pid() + " ready");

@@ -1,5 +1,6 @@
 package dev.toolonce.chaos.stack;
 
+import dev.toolonce.security.kafka.KafkaClientSettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -39,6 +40,7 @@ public final class ChaosStack implements AutoCloseable {
     private final Path keyring;
     private final Ports ports;
     private final boolean naive;
+    private final KafkaClientSettings kafka;
     private final Map<String, String> infraEnv = new HashMap<>();
     private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
     public final Service sandbox;
@@ -55,12 +57,14 @@ public final class ChaosStack implements AutoCloseable {
 
     /**
      * @param naive start the naive baseline executor ({@code ChaosMain naive-executor}) in place of ToolOnce's
+     * @param kafka the Kafka client settings of the naive executors (given to them as {@code --kafka-config})
      */
-    public ChaosStack(Path repo, Path home, Ports ports, boolean naive) {
+    public ChaosStack(Path repo, Path home, Ports ports, boolean naive, KafkaClientSettings kafka) {
         this.repo = repo;
         this.home = home;
         this.ports = ports;
         this.naive = naive;
+        this.kafka = kafka;
         infraEnv.putAll(ports.stackEnv());
         infraEnv.put("TOOLONCE_HOME", home.toString());
         scrapeToken = StackTokens.scrape(home.resolve("tokens"));
@@ -99,8 +103,10 @@ public final class ChaosStack implements AutoCloseable {
     }
 
     private Service naiveExecutor(String name, Map<String, String> env) {
-        return new Service(name, jar("chaos"), env, List.of("naive-executor", "--pg-url", jdbcUrl(),
-                "--kafka", kafkaBootstrap(), "--sandbox", sandboxUrl(), "--keyring", keyring.toString()), null, home);
+        List<String> args = new ArrayList<>(List.of("naive-executor", "--pg-url", jdbcUrl(),
+                "--kafka", kafkaBootstrap(), "--sandbox", sandboxUrl(), "--keyring", keyring.toString()));
+        kafka.file().ifPresent(f -> args.addAll(List.of("--kafka-config", f.toAbsolutePath().toString())));
+        return new Service(name, jar("chaos"), env, args, null, home);
     }
 
     private static List<String> executorArgs() {

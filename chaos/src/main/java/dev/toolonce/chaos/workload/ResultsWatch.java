@@ -3,6 +3,7 @@ package dev.toolonce.chaos.workload;
 import dev.toolonce.schemas.Contract;
 import dev.toolonce.schemas.EventCodec;
 import dev.toolonce.schemas.ToolResult;
+import dev.toolonce.security.kafka.KafkaClientSettings;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -44,14 +45,15 @@ public final class ResultsWatch implements AutoCloseable {
     private final Thread thread;
     private volatile boolean running = true;
 
-    public ResultsWatch(String bootstrap, String tenantPrefix) {
+    /** @param kafka what the consumer adds to its own settings (security) */
+    public ResultsWatch(String bootstrap, KafkaClientSettings kafka, String tenantPrefix) {
         this.tenantPrefix = tenantPrefix;
         Properties p = new Properties();
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(ConsumerConfig.GROUP_ID_CONFIG, "toolonce-chaos-" + UUID.randomUUID());
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         p.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, "20");
-        consumer = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        consumer = new KafkaConsumer<>(kafka.with(p), new ByteArrayDeserializer(), new ByteArrayDeserializer());
         List<TopicPartition> partitions = new ArrayList<>();
         for (String topic : List.of(Contract.RESULTS_TOPIC, Contract.INTENTS_DLQ_TOPIC)) {
             consumer.partitionsFor(topic).forEach(i -> partitions.add(new TopicPartition(i.topic(), i.partition())));

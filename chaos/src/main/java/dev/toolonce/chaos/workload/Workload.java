@@ -5,6 +5,7 @@ import dev.toolonce.chaos.workload.SentCall.Kind;
 import dev.toolonce.schemas.Contract;
 import dev.toolonce.schemas.signing.Keyring;
 import dev.toolonce.schemas.ToolIntent;
+import dev.toolonce.security.kafka.KafkaClientSettings;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -56,8 +57,11 @@ public final class Workload implements AutoCloseable {
      * @param callsPerSecond calls started per second (a call may send more than one message)
      * @param withSagas      whether one tick in 16 submits a saga instead of a single call (not against the naive
      *                       executor, which knows neither dry runs nor compensations)
+     * @param kafka          what the producer adds to its own settings (security)
+     * @param keyring        the agents' key its intents, compensations and task events are signed with
      */
-    public Workload(String jdbcUrl, String kafkaBootstrap, int callsPerSecond, boolean withSagas, Keyring keyring) {
+    public Workload(String jdbcUrl, String kafkaBootstrap, KafkaClientSettings kafka, int callsPerSecond,
+                    boolean withSagas, Keyring keyring) {
         this.jdbcUrl = jdbcUrl + (jdbcUrl.contains("?") ? "&" : "?") + "connectTimeout=2&socketTimeout=10";
         this.publisher = new IntentPublisher("agent", Contract.INTENTS_TOPIC, "/agents/chaos", keyring);
         this.intents = new Intents(keyring);
@@ -72,7 +76,7 @@ public final class Workload implements AutoCloseable {
         p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, "10000");
         p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "240000");
         p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, "15000");
-        producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
+        producer = new KafkaProducer<>(kafka.with(p), new ByteArraySerializer(), new ByteArraySerializer());
     }
 
     /** Starts the steady calls of {@code roundTenant}. */
