@@ -84,7 +84,7 @@ final class Sagas {
     }
 
     Summary summary() {
-        Map<String, Long> byState = new TreeMap<>(ids.stream().map(id -> tasks.find(id).orElseThrow().state().name())
+        Map<String, Long> byState = new TreeMap<>(ids.stream().map(id -> tasks.find(tenant, id).orElseThrow().state().name())
                 .collect(Collectors.groupingBy(s -> s, Collectors.counting())));
         Long started = jdbc.queryForObject("SELECT count(*) FROM executor.tool_call WHERE tenant_id = ? "
                 + "AND operation LIKE '%.compensate' AND task_id LIKE ?", Long.class, tenant, run + "-saga-%");
@@ -101,7 +101,7 @@ final class Sagas {
     }
 
     private long open() {
-        return ids.stream().map(id -> tasks.find(id).orElseThrow().state())
+        return ids.stream().map(id -> tasks.find(tenant, id).orElseThrow().state())
                 .filter(s -> !s.isFinal() && s != TaskState.NEEDS_REVIEW).count();
     }
 

@@ -103,7 +103,7 @@ class SagaIT {
             f.stack.startConsumer(); // resumes open tasks at start-up
         }
 
-        await().atMost(WAIT).until(() -> tasks.find(task).orElseThrow().state() == TaskState.SUCCEEDED);
+        await().atMost(WAIT).until(() -> tasks.find(f.tenant, task).orElseThrow().state() == TaskState.SUCCEEDED);
         assertThat(intentKeys(task, "reserve")).containsExactly(key(task, "reserve"));
         assertThat(intentKeys(task, "charge")).as("re-published with its original key")
                 .containsExactly(key(task, "charge"), key(task, "charge"));
@@ -125,9 +125,9 @@ class SagaIT {
                 payment(task, "surcharge", "12").withCompensation(), // the sandbox refuses the currency: FAILED_FINAL
                 email(task, "confirm").asIrreversible()));
 
-        await().atMost(WAIT).until(() -> tasks.find(task).orElseThrow().state().isFinal());
-        assertThat(tasks.find(task).orElseThrow().state()).isEqualTo(TaskState.COMPENSATED);
-        assertThat(tasks.steps(task)).extracting(s -> s.state().name())
+        await().atMost(WAIT).until(() -> tasks.find(f.tenant, task).orElseThrow().state().isFinal());
+        assertThat(tasks.find(f.tenant, task).orElseThrow().state()).isEqualTo(TaskState.COMPENSATED);
+        assertThat(tasks.steps(f.tenant, task)).extracting(s -> s.state().name())
                 .containsExactly("COMPENSATED", "COMPENSATED", "FAILED", "SKIPPED");
         Step reserve = step(task, "reserve");
         Step charge = step(task, "charge");
@@ -154,7 +154,7 @@ class SagaIT {
         String task = f.tenant + "-stuck";
         tasks.submit(Plan.of(f.tenant, task, tickets(task, "reserve").withCompensation(),
                 payment(task, "charge", "12").withCompensation().withApproval()));
-        await().atMost(WAIT).until(() -> tasks.find(task).orElseThrow().state() == TaskState.AWAITING_APPROVAL);
+        await().atMost(WAIT).until(() -> tasks.find(f.tenant, task).orElseThrow().state() == TaskState.AWAITING_APPROVAL);
         assertThat(intentKeys(task, "charge")).as("held until approved").isEmpty();
 
         f.faults("tickets", "{\"failStatus\": 500, \"failStatusNext\": 1000}"); // every cancellation fails
@@ -165,7 +165,7 @@ class SagaIT {
                 .build(), HttpResponse.BodyHandlers.ofString());
         assertThat(approved.statusCode()).as(approved.body()).isEqualTo(200);
 
-        await().atMost(WAIT).until(() -> tasks.find(task).orElseThrow().state() == TaskState.NEEDS_REVIEW);
+        await().atMost(WAIT).until(() -> tasks.find(f.tenant, task).orElseThrow().state() == TaskState.NEEDS_REVIEW);
         assertThat(step(task, "reserve").state().name()).isEqualTo("COMPENSATION_REVIEW");
         assertThat(callState("tickets", "create.compensate", key(task, "reserve"))).isEqualTo("NEEDS_REVIEW");
         assertThat(callState("tickets", "create", key(task, "reserve"))).isEqualTo("COMPENSATING");
@@ -188,9 +188,9 @@ class SagaIT {
                 payment(bad, "charge", "12").withDryRun().withCompensation(), // the dry run refuses the currency
                 email(bad, "confirm").asIrreversible()));
 
-        await().atMost(WAIT).until(() -> tasks.find(ok).orElseThrow().state().isFinal()
-                && tasks.find(bad).orElseThrow().state().isFinal());
-        assertThat(tasks.find(ok).orElseThrow().state()).isEqualTo(TaskState.SUCCEEDED);
+        await().atMost(WAIT).until(() -> tasks.find(f.tenant, ok).orElseThrow().state().isFinal()
+                && tasks.find(f.tenant, bad).orElseThrow().state().isFinal());
+        assertThat(tasks.find(f.tenant, ok).orElseThrow().state()).isEqualTo(TaskState.SUCCEEDED);
         String dryKey = f.tenant + ":" + ok + ":charge.dry-run:1";
         assertThat(callState("payments", "charge.dry-run", dryKey)).as("the dry run is a ledger call of its own")
                 .isEqualTo("COMMITTED");
@@ -198,8 +198,8 @@ class SagaIT {
         assertThat(f.effect(f.tenant + ":" + ok + ":charge").path("count").asInt()).isEqualTo(1);
         assertThat(step(ok, "charge").dryRunPassed()).isTrue();
 
-        assertThat(tasks.find(bad).orElseThrow().state()).isEqualTo(TaskState.COMPENSATED);
-        assertThat(tasks.steps(bad)).extracting(s -> s.state().name()).containsExactly("COMPENSATED", "FAILED", "SKIPPED");
+        assertThat(tasks.find(f.tenant, bad).orElseThrow().state()).isEqualTo(TaskState.COMPENSATED);
+        assertThat(tasks.steps(f.tenant, bad)).extracting(s -> s.state().name()).containsExactly("COMPENSATED", "FAILED", "SKIPPED");
         assertThat(step(bad, "charge").errorMessage()).startsWith("dry run: ");
         assertThat(callState("payments", "charge.dry-run", f.tenant + ":" + bad + ":charge.dry-run:1"))
                 .isEqualTo("FAILED_FINAL");
@@ -237,7 +237,7 @@ class SagaIT {
         assertThat(step(task, "notify").state().name()).isEqualTo("PENDING");
         assertThat(intentKeys(task, "notify")).isEmpty();
 
-        await().atMost(WAIT).until(() -> tasks.find(task).orElseThrow().state() == TaskState.SUCCEEDED);
+        await().atMost(WAIT).until(() -> tasks.find(f.tenant, task).orElseThrow().state() == TaskState.SUCCEEDED);
         assertThat(step(task, "charge").externalObjectId()).as("the executor's answer, not the forgery")
                 .isNotEqualTo("ch_forged");
         assertThat(f.effect(f.tenant + ":" + task + ":charge").path("count").asInt()).isEqualTo(1);
@@ -275,7 +275,7 @@ class SagaIT {
     }
 
     private static Step step(String task, String stepId) {
-        return tasks.steps(task).stream().filter(s -> s.stepId().equals(stepId)).findFirst().orElseThrow();
+        return tasks.steps(f.tenant, task).stream().filter(s -> s.stepId().equals(stepId)).findFirst().orElseThrow();
     }
 
     private static String callState(String tool, String op, String key) {

@@ -27,7 +27,7 @@ public final class StepResults {
     private static final String OPEN = """
             INSERT INTO %s.agent_step (task_id, step_id, tenant_id, tool, operation, idempotency_key, intent_message_id)
             VALUES (?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT (task_id, step_id) DO NOTHING
+            ON CONFLICT (tenant_id, task_id, step_id) DO NOTHING
             """;
     private static final String APPLY = """
             UPDATE %s.agent_step
@@ -39,7 +39,9 @@ public final class StepResults {
                AND (? <> 'REJECTED' OR intent_message_id = ?)
                AND NOT (? = 'REJECTED' AND coalesce(?, '') = 'MESSAGE_ID_REUSED')
             """;
-    private static final String STEP_VISIBLE = "SELECT count(*) FROM %s.agent_step WHERE task_id = ? AND step_id = ?";
+    private static final String STEP_VISIBLE = """
+            SELECT count(*) FROM %s.agent_step WHERE tenant_id = ? AND task_id = ? AND step_id = ?
+            """;
     private static final String LOG = """
             INSERT INTO %s.step_result_log (result_message_id, intent_message_id, task_id, step_id, status,
                 call_version, applied, reason)
@@ -153,7 +155,7 @@ public final class StepResults {
     }
 
     private boolean stepVisible(ToolResult r) {
-        Integer n = jdbc.queryForObject(stepVisible, Integer.class, r.taskId(), r.stepId());
+        Integer n = jdbc.queryForObject(stepVisible, Integer.class, r.tenantId(), r.taskId(), r.stepId());
         return n != null && n > 0;
     }
 

@@ -3,6 +3,7 @@ package dev.toolonce.agent.task;
 /**
  * A step as checkpointed in {@code agent_task_step}.
  *
+ * @param tenantId         the tenant of its task: a task is known by tenant and id
  * @param key              the step's idempotency key for its current argument version ({@link StepKeys})
  * @param approvedKey      the key an operator approved; approval is for exact arguments, so a new key needs a new one
  * @param callVersion      newest {@code callVersion} applied from the step's call; -1 before any
@@ -11,7 +12,7 @@ package dev.toolonce.agent.task;
  * @param dryRunPassedKey  the step key whose arguments passed the dry run; a new key needs a new dry run
  * @param dryRunVersion    newest {@code callVersion} applied from the dry run of the current key; -1 before any
  */
-public record Step(String taskId, String stepId, int position, String tool, String operation, String argumentsJson,
+public record Step(String tenantId, String taskId, String stepId, int position, String tool, String operation, String argumentsJson,
                    int argVersion, String key, boolean compensable, boolean irreversible, boolean needsApproval,
                    String approvedKey, String approvedBy, StepState state, long callVersion, long compensationVersion,
                    String externalObjectId, String compensationExternalId, String errorCode, String errorMessage,

@@ -63,11 +63,10 @@ public final class TaskEngine {
 
     /**
      * Checks and checkpoints a plan, then sends its first step (or waits for its approval). Submitting the same task
-     * id again for the same tenant changes nothing and returns the stored task.
+     * id again for the same tenant changes nothing and returns the stored task. Task ids are the tenant's own: another
+     * tenant may use the same id for a task of its own.
      *
      * @throws PlanRefusedException naming the step(s), when the plan is unsafe or malformed; nothing is written
-     * @throws IllegalStateException when the task id is another tenant's: task ids are one namespace today, and a
-     *         tenant must neither see another's task nor have its own plan dropped in silence (docs/security.md §7)
      */
     public Task submit(Plan plan) {
         plan.check(dryRuns);
@@ -84,15 +83,10 @@ public final class TaskEngine {
         }
         return tx.execute(s -> {
             if (store.insert(plan)) {
-                Task task = store.lock(plan.taskId()).orElseThrow();
+                Task task = store.lock(plan.tenantId(), plan.taskId()).orElseThrow();
                 advance(task, true);
             }
-            Task stored = store.find(plan.taskId()).orElseThrow();
-            if (!stored.tenantId().equals(plan.tenantId())) {
-                throw new IllegalStateException("task id " + plan.taskId() + " is taken by another tenant: choose "
-                        + "another task id (ids are global; nothing was written)");
-            }
-            return stored;
+            return store.find(plan.tenantId(), plan.taskId()).orElseThrow();
         });
     }
 
@@ -106,14 +100,14 @@ public final class TaskEngine {
      *         {@code <step>.dry-run})
      * @throws IllegalArgumentException when there is no such task
      */
-    public List<String> resume(String taskId) {
+    public List<String> resume(String tenantId, String taskId) {
         return tx.execute(s -> {
-            Task task = store.lock(taskId).orElseThrow(() -> new IllegalArgumentException("no task " + taskId));
+            Task task = locked(tenantId, taskId);
             List<String> again = new ArrayList<>();
             if (task.state().isFinal()) {
                 return again;
             }
-            for (Step step : store.steps(taskId)) {
+            for (Step step : store.steps(tenantId, taskId)) {
                 if (step.state() == StepState.RUNNING) {
                     send(task, step);
                     again.add(step.stepId());
@@ -126,15 +120,15 @@ public final class TaskEngine {
                 }
             }
             advance(task, !again.isEmpty());
-            log.info("task {} resumed: re-published {}", taskId, again);
+            log.info("task {}/{} resumed: re-published {}", tenantId, taskId, again);
             return again;
         });
     }
 
     /** Resumes every task that is not final (at start-up). @return how many */
     public int resumeAll() {
-        List<String> open = store.open(10_000);
-        open.forEach(this::resume);
+        List<Task> open = store.open(10_000);
+        open.forEach(t -> resume(t.tenantId(), t.taskId()));
         return open.size();
     }
 
@@ -145,8 +139,8 @@ public final class TaskEngine {
      * @throws IllegalArgumentException for an unknown task or step, a step that needs no approval, or a bad operator
      * @throws IllegalStateException    when the step was already sent
      */
-    public Task approve(String taskId, String stepId, String operator) {
-        return approve(taskId, stepId, operator, null);
+    public Task approve(String tenantId, String taskId, String stepId, String operator) {
+        return approve(tenantId, taskId, stepId, operator, null);
     }
 
     /**
@@ -156,13 +150,13 @@ public final class TaskEngine {
      * @param shownKey the step's idempotency key as the operator saw it; null approves whatever is current
      * @throws IllegalStateException also when {@code shownKey} is not the step's current key (a stale approval)
      */
-    public Task approve(String taskId, String stepId, String operator, String shownKey) {
+    public Task approve(String tenantId, String taskId, String stepId, String operator, String shownKey) {
         if (operator == null || !OPERATOR.matcher(operator).matches()) {
             throw new IllegalArgumentException("operator must be 1-255 characters without control characters");
         }
         return tx.execute(s -> {
-            Task task = store.lock(taskId).orElseThrow(() -> new IllegalArgumentException("no task " + taskId));
-            Step step = step(taskId, stepId);
+            Task task = locked(tenantId, taskId);
+            Step step = step(tenantId, taskId, stepId);
             if (!step.needsApproval()) {
                 throw new IllegalArgumentException("step " + stepId + " of task " + taskId + " needs no approval");
             }
@@ -175,7 +169,7 @@ public final class TaskEngine {
                         + ": only a step not yet sent can be approved");
             }
             advance(task, true);
-            return store.find(taskId).orElseThrow();
+            return store.find(tenantId, taskId).orElseThrow();
         });
     }
 
@@ -187,13 +181,13 @@ public final class TaskEngine {
      * @throws IllegalStateException when the step was already sent (its key is bound to the arguments it was sent
      *         with), or while its dry run is out (wait for its answer)
      */
-    public Task changeArguments(String taskId, String stepId, JsonNode arguments) {
+    public Task changeArguments(String tenantId, String taskId, String stepId, JsonNode arguments) {
         if (arguments == null || !arguments.isObject()) {
             throw new IllegalArgumentException("arguments must be a JSON object");
         }
         return tx.execute(s -> {
-            Task task = store.lock(taskId).orElseThrow(() -> new IllegalArgumentException("no task " + taskId));
-            Step step = step(taskId, stepId);
+            Task task = locked(tenantId, taskId);
+            Step step = step(tenantId, taskId, stepId);
             checkIntent(task.tenantId(), taskId, stepId, step.tool(), step.operation(), arguments);
             if (step.dryRun()) {
                 checkIntent(task.tenantId(), taskId, step.dryRunStepId(), step.tool(), DryRun.of(step.operation()),
@@ -206,18 +200,23 @@ public final class TaskEngine {
                         + "out, cannot change");
             }
             advance(task, true);
-            return store.find(taskId).orElseThrow();
+            return store.find(tenantId, taskId).orElseThrow();
         });
     }
 
-    /** The task, if it exists. */
-    public Optional<Task> find(String taskId) {
-        return store.find(taskId);
+    /** The tenant's task, if it exists. */
+    public Optional<Task> find(String tenantId, String taskId) {
+        return store.find(tenantId, taskId);
+    }
+
+    /** The tasks with this id of these tenants ({@code null}: of every tenant), by tenant. */
+    public List<Task> withId(String taskId, String[] tenants) {
+        return store.withId(taskId, tenants);
     }
 
     /** The task's steps in plan order. */
-    public List<Step> steps(String taskId) {
-        return store.steps(taskId);
+    public List<Step> steps(String tenantId, String taskId) {
+        return store.steps(tenantId, taskId);
     }
 
     /** The newest tasks. */
@@ -240,7 +239,7 @@ public final class TaskEngine {
         if (r.taskId() == null || r.stepId() == null) {
             return false;
         }
-        Optional<Task> locked = store.lock(r.taskId());
+        Optional<Task> locked = store.lock(r.tenantId(), r.taskId());
         if (locked.isEmpty() || locked.get().state().isFinal()) {
             return false;
         }
@@ -250,7 +249,8 @@ public final class TaskEngine {
         String suffix = compensation ? Compensation.SUFFIX : dryRun ? DryRun.SUFFIX : null;
         String stepId = suffix != null && r.stepId().endsWith(suffix)
                 ? r.stepId().substring(0, r.stepId().length() - suffix.length()) : r.stepId();
-        Step step = store.steps(task.taskId()).stream().filter(s -> s.stepId().equals(stepId)).findFirst().orElse(null);
+        Step step = store.steps(task.tenantId(), task.taskId()).stream().filter(s -> s.stepId().equals(stepId))
+                .findFirst().orElse(null);
         if (step == null || !answers(task, step, r, compensation, dryRun)) {
             return false;
         }
@@ -346,7 +346,7 @@ public final class TaskEngine {
      * Decides and does what comes next, then records the task's state and publishes its event when anything changed.
      */
     private void advance(Task task, boolean changed) {
-        List<Step> steps = store.steps(task.taskId());
+        List<Step> steps = store.steps(task.tenantId(), task.taskId());
         Saga.Next next = Saga.decide(steps);
         for (Map.Entry<String, StepState> m : next.moves().entrySet()) {
             Step s = steps.stream().filter(x -> x.stepId().equals(m.getKey())).findFirst().orElseThrow();
@@ -367,11 +367,11 @@ public final class TaskEngine {
         if (changed || next.state() != task.state()) {
             String failed = task.failedStep() == null ? steps.stream().filter(s -> s.state() == StepState.FAILED)
                     .map(Step::stepId).findFirst().orElse(null) : null;
-            store.setTask(task.taskId(), next.state(), failed);
-            Task now = store.find(task.taskId()).orElseThrow();
-            events.publish(now, store.steps(task.taskId()));
+            store.setTask(task, next.state(), failed);
+            Task now = store.find(task.tenantId(), task.taskId()).orElseThrow();
+            events.publish(now, store.steps(task.tenantId(), task.taskId()));
             if (next.state() != task.state()) {
-                log.info("task {}: {} -> {}", task.taskId(), task.state(), next.state());
+                log.info("task {}/{}: {} -> {}", task.tenantId(), task.taskId(), task.state(), next.state());
             }
         }
     }
@@ -413,8 +413,13 @@ public final class TaskEngine {
         }
     }
 
-    private Step step(String taskId, String stepId) {
-        return store.steps(taskId).stream().filter(s -> s.stepId().equals(stepId)).findFirst()
+    private Task locked(String tenantId, String taskId) {
+        return store.lock(tenantId, taskId).orElseThrow(() -> new IllegalArgumentException("no task " + taskId
+                + " of tenant " + tenantId));
+    }
+
+    private Step step(String tenantId, String taskId, String stepId) {
+        return store.steps(tenantId, taskId).stream().filter(s -> s.stepId().equals(stepId)).findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("task " + taskId + " has no step " + stepId));
     }
 

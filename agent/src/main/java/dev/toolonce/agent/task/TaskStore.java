@@ -16,24 +16,30 @@ import org.springframework.jdbc.core.RowMapper;
 public final class TaskStore {
     private static final String TASK_COLUMNS = "task_id, tenant_id, state, version, failed_step, note";
     private static final String STEP_COLUMNS = """
-            task_id, step_id, position, tool, operation, arguments, arg_version, idempotency_key, compensable,
+            tenant_id, task_id, step_id, position, tool, operation, arguments, arg_version, idempotency_key, compensable,
             irreversible, needs_approval, approved_key, approved_by, state, call_version, compensation_version,
             external_object_id, compensation_external_id, error_code, error_message, publishes, started_at, finished_at,
             compensation_started_at, compensated_at, dry_run, dry_run_passed_key, dry_run_version""";
     private static final String INSERT_TASK = """
             INSERT INTO %s.agent_task (task_id, tenant_id, state) VALUES (?, ?, ?)
-            ON CONFLICT (task_id) DO NOTHING
+            ON CONFLICT (tenant_id, task_id) DO NOTHING
             """;
     private static final String INSERT_STEP = """
-            INSERT INTO %s.agent_task_step (task_id, step_id, position, tool, operation, arguments, idempotency_key,
-                compensable, irreversible, needs_approval, dry_run, state)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'PENDING')
+            INSERT INTO %s.agent_task_step (tenant_id, task_id, step_id, position, tool, operation, arguments,
+                idempotency_key, compensable, irreversible, needs_approval, dry_run, state)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'PENDING')
             """;
-    private static final String LOCK = "SELECT %2$s FROM %1$s.agent_task WHERE task_id = ? FOR UPDATE";
-    private static final String FIND = "SELECT %2$s FROM %1$s.agent_task WHERE task_id = ?";
-    private static final String STEPS = "SELECT %2$s FROM %1$s.agent_task_step WHERE task_id = ? ORDER BY position";
+    private static final String LOCK = "SELECT %2$s FROM %1$s.agent_task WHERE tenant_id = ? AND task_id = ? FOR UPDATE";
+    private static final String FIND = "SELECT %2$s FROM %1$s.agent_task WHERE tenant_id = ? AND task_id = ?";
+    private static final String FIND_ANY = """
+            SELECT %2$s FROM %1$s.agent_task
+             WHERE task_id = ? AND (CAST(? AS text[]) IS NULL OR tenant_id = ANY(CAST(? AS text[]))) ORDER BY tenant_id
+            """;
+    private static final String STEPS = """
+            SELECT %2$s FROM %1$s.agent_task_step WHERE tenant_id = ? AND task_id = ? ORDER BY position
+            """;
     private static final String OPEN = """
-            SELECT task_id FROM %s.agent_task WHERE state NOT IN ('SUCCEEDED', 'COMPENSATED', 'FAILED')
+            SELECT %2$s FROM %1$s.agent_task WHERE state NOT IN ('SUCCEEDED', 'COMPENSATED', 'FAILED')
             ORDER BY updated_at LIMIT ?
             """;
     private static final String LIST = """
@@ -44,7 +50,7 @@ public final class TaskStore {
             UPDATE %s.agent_task SET state = ?, failed_step = coalesce(?, failed_step), version = version + 1,
                    updated_at = clock_timestamp(),
                    finished_at = CASE WHEN ? THEN clock_timestamp() ELSE finished_at END
-             WHERE task_id = ?
+             WHERE tenant_id = ? AND task_id = ?
             """;
     /** A guarded step move: only from the state the caller saw. */
     private static final String MOVE = """
@@ -57,39 +63,39 @@ public final class TaskStore {
                    compensation_started_at = CASE WHEN ? = 'COMPENSATING' THEN clock_timestamp()
                                                   ELSE compensation_started_at END,
                    compensated_at = CASE WHEN ? = 'COMPENSATED' THEN clock_timestamp() ELSE compensated_at END
-             WHERE task_id = ? AND step_id = ? AND state = ?
+             WHERE tenant_id = ? AND task_id = ? AND step_id = ? AND state = ?
             """;
     private static final String CALL_VERSION = """
-            UPDATE %s.agent_task_step SET call_version = greatest(call_version, ?) WHERE task_id = ? AND step_id = ?
+            UPDATE %s.agent_task_step SET call_version = greatest(call_version, ?) WHERE tenant_id = ? AND task_id = ? AND step_id = ?
             """;
     private static final String COMPENSATION_DONE = """
             UPDATE %s.agent_task_step SET compensation_version = greatest(compensation_version, ?),
                    compensation_external_id = coalesce(?, compensation_external_id)
-             WHERE task_id = ? AND step_id = ?
+             WHERE tenant_id = ? AND task_id = ? AND step_id = ?
             """;
     private static final String PUBLISHED = """
-            UPDATE %s.agent_task_step SET publishes = publishes + 1 WHERE task_id = ? AND step_id = ?
+            UPDATE %s.agent_task_step SET publishes = publishes + 1 WHERE tenant_id = ? AND task_id = ? AND step_id = ?
             """;
     private static final String APPROVE = """
             UPDATE %s.agent_task_step SET approved_key = idempotency_key, approved_by = ?, approved_at = clock_timestamp(),
                    updated_at = clock_timestamp()
-             WHERE task_id = ? AND step_id = ? AND state IN ('PENDING', 'DRY_RUN', 'AWAITING_APPROVAL')
+             WHERE tenant_id = ? AND task_id = ? AND step_id = ? AND state IN ('PENDING', 'DRY_RUN', 'AWAITING_APPROVAL')
             """;
     private static final String NEW_ARGUMENTS = """
             UPDATE %s.agent_task_step SET arguments = ?, arg_version = arg_version + 1, idempotency_key = ?,
                    approved_key = NULL, approved_by = NULL, approved_at = NULL, dry_run_passed_key = NULL,
                    dry_run_version = -1, updated_at = clock_timestamp()
-             WHERE task_id = ? AND step_id = ? AND state IN ('PENDING', 'AWAITING_APPROVAL') AND arg_version = ?
+             WHERE tenant_id = ? AND task_id = ? AND step_id = ? AND state IN ('PENDING', 'AWAITING_APPROVAL') AND arg_version = ?
             """;
 
     /** The dry run of the step's current key passed: it goes back to waiting for its turn (approval, then send). */
     private static final String DRY_RUN_PASSED = """
             UPDATE %s.agent_task_step SET state = 'PENDING', dry_run_passed_key = idempotency_key,
                    updated_at = clock_timestamp()
-             WHERE task_id = ? AND step_id = ? AND state IN ('DRY_RUN', 'NEEDS_REVIEW') AND idempotency_key = ?
+             WHERE tenant_id = ? AND task_id = ? AND step_id = ? AND state IN ('DRY_RUN', 'NEEDS_REVIEW') AND idempotency_key = ?
             """;
     private static final String DRY_RUN_VERSION = """
-            UPDATE %s.agent_task_step SET dry_run_version = greatest(dry_run_version, ?) WHERE task_id = ? AND step_id = ?
+            UPDATE %s.agent_task_step SET dry_run_version = greatest(dry_run_version, ?) WHERE tenant_id = ? AND task_id = ? AND step_id = ?
             """;
 
     private final JdbcTemplate jdbc;
@@ -97,6 +103,7 @@ public final class TaskStore {
     private final String insertStep;
     private final String lock;
     private final String find;
+    private final String findAny;
     private final String steps;
     private final String open;
     private final String list;
@@ -117,8 +124,9 @@ public final class TaskStore {
         this.insertStep = INSERT_STEP.formatted(schema);
         this.lock = LOCK.formatted(schema, TASK_COLUMNS);
         this.find = FIND.formatted(schema, TASK_COLUMNS);
+        this.findAny = FIND_ANY.formatted(schema, TASK_COLUMNS);
         this.steps = STEPS.formatted(schema, STEP_COLUMNS);
-        this.open = OPEN.formatted(schema);
+        this.open = OPEN.formatted(schema, TASK_COLUMNS);
         this.list = LIST.formatted(schema, TASK_COLUMNS);
         this.setTask = SET_TASK.formatted(schema);
         this.move = MOVE.formatted(schema);
@@ -131,14 +139,14 @@ public final class TaskStore {
         this.dryRunVersion = DRY_RUN_VERSION.formatted(schema);
     }
 
-    /** @return false when a task with this id exists already (nothing written) */
+    /** @return false when the tenant has a task with this id already (nothing written) */
     public boolean insert(Plan plan) {
         if (jdbc.update(insertTask, plan.taskId(), plan.tenantId(), TaskState.RUNNING.name()) == 0) {
             return false;
         }
         int position = 0;
         for (StepSpec s : plan.steps()) {
-            jdbc.update(insertStep, plan.taskId(), s.stepId(), ++position, s.tool(), s.operation(),
+            jdbc.update(insertStep, plan.tenantId(), plan.taskId(), s.stepId(), ++position, s.tool(), s.operation(),
                     s.arguments().toString(), StepKeys.key(plan.tenantId(), plan.taskId(), s.stepId(), 1),
                     s.compensable(), s.irreversible(), s.needsApproval(), s.dryRun());
         }
@@ -146,21 +154,26 @@ public final class TaskStore {
     }
 
     /** Reads and locks the task row until the transaction ends. */
-    public Optional<Task> lock(String taskId) {
-        return jdbc.query(lock, TASK, taskId).stream().findFirst();
+    public Optional<Task> lock(String tenantId, String taskId) {
+        return jdbc.query(lock, TASK, tenantId, taskId).stream().findFirst();
     }
 
-    public Optional<Task> find(String taskId) {
-        return jdbc.query(find, TASK, taskId).stream().findFirst();
+    public Optional<Task> find(String tenantId, String taskId) {
+        return jdbc.query(find, TASK, tenantId, taskId).stream().findFirst();
     }
 
-    public List<Step> steps(String taskId) {
-        return jdbc.query(steps, STEP, taskId);
+    /** The tasks of these tenants (null: of every tenant) that have this id, by tenant. */
+    public List<Task> withId(String taskId, String[] tenants) {
+        return jdbc.query(findAny, TASK, taskId, tenants, tenants);
     }
 
-    /** Ids of tasks that are not final, least recently changed first. */
-    public List<String> open(int limit) {
-        return jdbc.queryForList(open, String.class, limit);
+    public List<Step> steps(String tenantId, String taskId) {
+        return jdbc.query(steps, STEP, tenantId, taskId);
+    }
+
+    /** Tasks that are not final, least recently changed first. */
+    public List<Task> open(int limit) {
+        return jdbc.query(open, TASK, limit);
     }
 
     /** The newest tasks of these tenants (null: of every tenant). */
@@ -169,47 +182,47 @@ public final class TaskStore {
     }
 
     /** Sets the task's state and bumps its version (every change of a task or its steps calls this once). */
-    public void setTask(String taskId, TaskState state, String failedStep) {
-        jdbc.update(setTask, state.name(), failedStep, state.isFinal(), taskId);
+    public void setTask(Task task, TaskState state, String failedStep) {
+        jdbc.update(setTask, state.name(), failedStep, state.isFinal(), task.tenantId(), task.taskId());
     }
 
     /** A guarded step move. @return whether the step was still in {@code from} */
     public boolean move(Step s, StepState to, String externalObjectId, String resultJson, String errorCode,
                         String errorMessage) {
         String t = to.name();
-        return jdbc.update(move, t, externalObjectId, resultJson, errorCode, errorMessage, t, t, t, t, s.taskId(),
-                s.stepId(), s.state().name()) == 1;
+        return jdbc.update(move, t, externalObjectId, resultJson, errorCode, errorMessage, t, t, t, t, s.tenantId(),
+                s.taskId(), s.stepId(), s.state().name()) == 1;
     }
 
     public void callVersion(Step s, long version) {
-        jdbc.update(callVersion, version, s.taskId(), s.stepId());
+        jdbc.update(callVersion, version, s.tenantId(), s.taskId(), s.stepId());
     }
 
     public void compensationVersion(Step s, long version, String externalId) {
-        jdbc.update(compensationDone, version, externalId, s.taskId(), s.stepId());
+        jdbc.update(compensationDone, version, externalId, s.tenantId(), s.taskId(), s.stepId());
     }
 
     public void published(Step s) {
-        jdbc.update(published, s.taskId(), s.stepId());
+        jdbc.update(published, s.tenantId(), s.taskId(), s.stepId());
     }
 
     /** @return false when the step was already sent */
     public boolean approve(Step s, String operator) {
-        return jdbc.update(approve, operator, s.taskId(), s.stepId()) == 1;
+        return jdbc.update(approve, operator, s.tenantId(), s.taskId(), s.stepId()) == 1;
     }
 
     /** The dry run of the step's current key passed. @return false when the step moved or changed meanwhile */
     public boolean dryRunPassed(Step s) {
-        return jdbc.update(dryRunPassed, s.taskId(), s.stepId(), s.key()) == 1;
+        return jdbc.update(dryRunPassed, s.tenantId(), s.taskId(), s.stepId(), s.key()) == 1;
     }
 
     public void dryRunVersion(Step s, long version) {
-        jdbc.update(dryRunVersion, version, s.taskId(), s.stepId());
+        jdbc.update(dryRunVersion, version, s.tenantId(), s.taskId(), s.stepId());
     }
 
     /** @return false when the step was sent or changed meanwhile */
     public boolean newArguments(Step s, String argumentsJson, String newKey) {
-        return jdbc.update(newArguments, argumentsJson, newKey, s.taskId(), s.stepId(), s.argVersion()) == 1;
+        return jdbc.update(newArguments, argumentsJson, newKey, s.tenantId(), s.taskId(), s.stepId(), s.argVersion()) == 1;
     }
 
     private static final RowMapper<Task> TASK = (rs, i) -> new Task(rs.getString("task_id"), rs.getString("tenant_id"),
@@ -219,7 +232,7 @@ public final class TaskStore {
     private static final RowMapper<Step> STEP = TaskStore::step;
 
     private static Step step(ResultSet rs, int i) throws SQLException {
-        return new Step(rs.getString("task_id"), rs.getString("step_id"), rs.getInt("position"), rs.getString("tool"),
+        return new Step(rs.getString("tenant_id"), rs.getString("task_id"), rs.getString("step_id"), rs.getInt("position"), rs.getString("tool"),
                 rs.getString("operation"), rs.getString("arguments"), rs.getInt("arg_version"),
                 rs.getString("idempotency_key"), rs.getBoolean("compensable"), rs.getBoolean("irreversible"),
                 rs.getBoolean("needs_approval"), rs.getString("approved_key"), rs.getString("approved_by"),

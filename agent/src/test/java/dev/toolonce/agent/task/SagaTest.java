@@ -14,7 +14,7 @@ class SagaTest {
     static Step step(String id, int pos, StepState state, boolean compensable, boolean needsApproval, String approved,
                      boolean dryRun, String dryRunPassed) {
         String key = "acme:t:" + id + ":1";
-        return new Step("t", id, pos, "tool", "op", "{}", 1, key, compensable, false, needsApproval, approved, null,
+        return new Step("acme", "t", id, pos, "tool", "op", "{}", 1, key, compensable, false, needsApproval, approved, null,
                 state, -1, -1, null, null, null, null, 0, null, null, null, null, dryRun, dryRunPassed, -1);
     }
 

@@ -129,9 +129,9 @@ class TaskEngineIT {
                 "3 charge", "2.compensate charge.compensate", "1.compensate create.compensate");
         assertThat(intents("t2")).extracting(i -> i[2]).containsExactly("acme:t2:1:1", "acme:t2:2:1", "acme:t2:3:1",
                 "acme:t2:2:1", "acme:t2:1:1");
-        assertThat(tasks.find("t2").orElseThrow().state()).isEqualTo(TaskState.COMPENSATED);
+        assertThat(tasks.find("acme", "t2").orElseThrow().state()).isEqualTo(TaskState.COMPENSATED);
         assertThat(stepStates("t2")).containsExactly("COMPENSATED", "COMPENSATED", "FAILED", "SKIPPED");
-        assertThat(tasks.steps("t2").get(1).compensationExternalId()).isEqualTo("re_2");
+        assertThat(tasks.steps("acme", "t2").get(1).compensationExternalId()).isEqualTo("re_2");
     }
 
     // ---- test 3 of issue 10 at the agent side
@@ -188,13 +188,13 @@ class TaskEngineIT {
         deliver(result("t3", "2", "payments", "charge", 1, ResultStatus.FAILED_FINAL, null, false));
         deliver(result("t3", "1.compensate", "tickets", "create.compensate", 1, ResultStatus.NEEDS_REVIEW, null, false));
 
-        assertThat(tasks.find("t3").orElseThrow().state()).isEqualTo(TaskState.NEEDS_REVIEW);
+        assertThat(tasks.find("acme", "t3").orElseThrow().state()).isEqualTo(TaskState.NEEDS_REVIEW);
         assertThat(stepStates("t3")).containsExactly("COMPENSATION_REVIEW", "FAILED");
         assertThat(events("t3")).doesNotContain("SUCCEEDED", "COMPENSATED").endsWith("NEEDS_REVIEW");
 
         // an operator commits the cancellation by hand: the compensation commits and the task is compensated
         deliver(result("t3", "1.compensate", "tickets", "create.compensate", 2, ResultStatus.COMMITTED, "tk_1", false));
-        assertThat(tasks.find("t3").orElseThrow().state()).isEqualTo(TaskState.COMPENSATED);
+        assertThat(tasks.find("acme", "t3").orElseThrow().state()).isEqualTo(TaskState.COMPENSATED);
     }
 
     // ---- test 5 of issue 10: approvals, and changed arguments need a new approval and get a new key
@@ -203,19 +203,19 @@ class TaskEngineIT {
     void anApprovalHoldsTheTaskAndChangedArgumentsNeedANewApprovalUnderANewKey() {
         tasks.submit(Plan.of("acme", "t5", step("1", "tickets", "create").withCompensation(),
                 step("2", "payments", "charge").withCompensation().withApproval(), step("3", "email", "send")));
-        tasks.approve("t5", "2", "alice"); // approved ahead, for the arguments as planned
-        tasks.changeArguments("t5", "2", args("amount", 999)); // voids that approval; new key version
+        tasks.approve("acme", "t5", "2", "alice"); // approved ahead, for the arguments as planned
+        tasks.changeArguments("acme", "t5", "2", args("amount", 999)); // voids that approval; new key version
         deliver(result("t5", "1", "tickets", "create", 1, ResultStatus.COMMITTED, "tk_1", false));
 
-        assertThat(tasks.find("t5").orElseThrow().state()).isEqualTo(TaskState.AWAITING_APPROVAL);
+        assertThat(tasks.find("acme", "t5").orElseThrow().state()).isEqualTo(TaskState.AWAITING_APPROVAL);
         assertThat(intents("t5")).extracting(i -> i[0]).containsExactly("1");
-        tasks.approve("t5", "2", "bob");
+        tasks.approve("acme", "t5", "2", "bob");
         assertThat(intents("t5")).extracting(i -> i[0] + " " + i[2]).containsExactly("1 acme:t5:1:1", "2 acme:t5:2:2");
         assertThat(jdbc.queryForObject("SELECT payload FROM agent.outbox_event WHERE aggregate_type = ? "
                 + "AND payload LIKE '%acme:t5:2:2%'", String.class, Contract.INTENTS_TOPIC)).contains("\"amount\":\"999\"");
-        assertThatThrownBy(() -> tasks.changeArguments("t5", "2", args("amount", 1)))
+        assertThatThrownBy(() -> tasks.changeArguments("acme", "t5", "2", args("amount", 1)))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("already sent");
-        assertThatThrownBy(() -> tasks.approve("t5", "2", "mallory")).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> tasks.approve("acme", "t5", "2", "mallory")).isInstanceOf(IllegalStateException.class);
     }
 
     // ---- resume (test 1 of issue 10 at the agent side; the crash itself is in system-tests)
@@ -226,15 +226,15 @@ class TaskEngineIT {
                 step("2", "payments", "charge").withCompensation(), step("3", "email", "send")));
         deliver(result("t1", "1", "tickets", "create", 1, ResultStatus.COMMITTED, "tk_1", false));
 
-        assertThat(tasks.resume("t1")).containsExactly("2");
+        assertThat(tasks.resume("acme", "t1")).containsExactly("2");
         assertThat(intents("t1")).extracting(i -> i[0] + " " + i[2]).containsExactly("1 acme:t1:1:1",
                 "2 acme:t1:2:1", "2 acme:t1:2:1");
         deliver(result("t1", "2", "payments", "charge", 1, ResultStatus.COMMITTED, "ch_1", false));
         deliver(withNewId(result("t1", "2", "payments", "charge", 1, ResultStatus.COMMITTED, "ch_1", true), true));
         deliver(result("t1", "3", "email", "send", 1, ResultStatus.COMMITTED, "em_1", false));
-        assertThat(tasks.find("t1").orElseThrow().state()).isEqualTo(TaskState.SUCCEEDED);
+        assertThat(tasks.find("acme", "t1").orElseThrow().state()).isEqualTo(TaskState.SUCCEEDED);
         assertThat(intents("t1")).extracting(i -> i[0]).containsExactly("1", "2", "2", "3");
-        assertThat(tasks.resume("t1")).isEmpty();
+        assertThat(tasks.resume("acme", "t1")).isEmpty();
     }
 
     // ---- dry runs: a step checked by its tool's dry run first, as a call of its own
@@ -246,14 +246,14 @@ class TaskEngineIT {
                 step("3", "email", "send").asIrreversible()));
         deliver(result("t8", "1", "tickets", "create", 1, ResultStatus.COMMITTED, "tk_1", false));
         assertThat(stepStates("t8")).containsExactly("COMMITTED", "DRY_RUN", "PENDING");
-        assertThat(tasks.resume("t8")).as("the dry run out is re-published").containsExactly("2.dry-run");
+        assertThat(tasks.resume("acme", "t8")).as("the dry run out is re-published").containsExactly("2.dry-run");
 
         ToolResult passed = result("t8", "2.dry-run", "payments", "charge.dry-run", 1, ResultStatus.COMMITTED, null, false);
         deliver(passed);
         deliver(withNewId(passed, true)); // replayed under a new message id: changes nothing
-        assertThat(tasks.find("t8").orElseThrow().state()).isEqualTo(TaskState.AWAITING_APPROVAL);
-        assertThat(tasks.steps("t8").get(1).dryRunPassed()).isTrue();
-        tasks.approve("t8", "2", "alice");
+        assertThat(tasks.find("acme", "t8").orElseThrow().state()).isEqualTo(TaskState.AWAITING_APPROVAL);
+        assertThat(tasks.steps("acme", "t8").get(1).dryRunPassed()).isTrue();
+        tasks.approve("acme", "t8", "2", "alice");
 
         assertThat(intents("t8")).extracting(i -> i[0] + " " + i[1] + " " + i[2]).containsExactly(
                 "1 create acme:t8:1:1", "2.dry-run charge.dry-run acme:t8:2.dry-run:1",
@@ -268,11 +268,11 @@ class TaskEngineIT {
                 step("2", "email", "send").asIrreversible()));
         deliver(result("t9", "1.dry-run", "payments", "charge.dry-run", 1, ResultStatus.FAILED_FINAL, null, false));
 
-        Task task = tasks.find("t9").orElseThrow();
+        Task task = tasks.find("acme", "t9").orElseThrow();
         assertThat(task.state()).isEqualTo(TaskState.FAILED);
         assertThat(task.failedStep()).isEqualTo("1");
         assertThat(stepStates("t9")).containsExactly("FAILED", "SKIPPED");
-        assertThat(tasks.steps("t9").get(0).errorMessage()).startsWith("dry run: ");
+        assertThat(tasks.steps("acme", "t9").get(0).errorMessage()).startsWith("dry run: ");
         assertThat(intents("t9")).as("nothing of the step itself was sent, nothing to compensate")
                 .extracting(i -> i[0] + " " + i[1]).containsExactly("1.dry-run charge.dry-run");
 
@@ -289,20 +289,20 @@ class TaskEngineIT {
     void changedArgumentsAfterAPassedDryRunGetANewDryRunUnderANewKey() {
         tasks.submit(Plan.of("acme", "t11", step("1", "payments", "charge").withDryRun().withApproval()));
         deliver(result("t11", "1.dry-run", "payments", "charge.dry-run", 1, ResultStatus.COMMITTED, null, false));
-        assertThat(tasks.find("t11").orElseThrow().state()).isEqualTo(TaskState.AWAITING_APPROVAL);
+        assertThat(tasks.find("acme", "t11").orElseThrow().state()).isEqualTo(TaskState.AWAITING_APPROVAL);
 
         ToolResult oldPassed = result("t11", "1.dry-run", "payments", "charge.dry-run", 2, ResultStatus.COMMITTED, null,
                 false);
-        tasks.changeArguments("t11", "1", args("amount", 5));
+        tasks.changeArguments("acme", "t11", "1", args("amount", 5));
         assertThat(stepStates("t11")).containsExactly("DRY_RUN");
         deliver(withNewId(oldPassed, false)); // a late answer for the old arguments' dry run: another key, ignored
         assertThat(stepStates("t11")).containsExactly("DRY_RUN");
         assertThat(intents("t11")).extracting(i -> i[0] + " " + i[2]).containsExactly(
                 "1.dry-run acme:t11:1.dry-run:1", "1.dry-run acme:t11:1.dry-run:2");
-        assertThatThrownBy(() -> tasks.changeArguments("t11", "1", args("amount", 6)))
+        assertThatThrownBy(() -> tasks.changeArguments("acme", "t11", "1", args("amount", 6)))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("dry run is out");
         deliver(result("t11", "1.dry-run", "payments", "charge.dry-run", 1, ResultStatus.COMMITTED, null, false));
-        tasks.approve("t11", "1", "bob");
+        tasks.approve("acme", "t11", "1", "bob");
         assertThat(intents("t11")).extracting(i -> i[0] + " " + i[2]).endsWith("1 acme:t11:1:2");
     }
 
@@ -310,7 +310,7 @@ class TaskEngineIT {
     void aDryRunOfAToolThatDeclaresNoneIsRefusedAtSubmissionNamingTheStep() {
         assertThatThrownBy(() -> tasks.submit(Plan.of("acme", "t12", step("reserve", "tickets", "create").withDryRun())))
                 .isInstanceOf(PlanRefusedException.class).hasMessageContaining("step 'reserve' asks for a dry run");
-        assertThat(tasks.find("t12")).isEmpty();
+        assertThat(tasks.find("acme", "t12")).isEmpty();
         assertThat(jdbc.queryForObject("SELECT count(*) FROM agent.outbox_event", Integer.class)).isZero();
     }
 
@@ -318,33 +318,42 @@ class TaskEngineIT {
     @Test
     void anApprovalNamingAKeyThatIsNoLongerTheStepsIsRefusedAsStale() {
         tasks.submit(Plan.of("acme", "t15", step("1", "payments", "charge").withApproval()));
-        tasks.changeArguments("t15", "1", args("amount", 5)); // the key the operator saw was acme:t15:1:1
+        tasks.changeArguments("acme", "t15", "1", args("amount", 5)); // the key the operator saw was acme:t15:1:1
 
-        assertThatThrownBy(() -> tasks.approve("t15", "1", "alice", "acme:t15:1:1"))
+        assertThatThrownBy(() -> tasks.approve("acme", "t15", "1", "alice", "acme:t15:1:1"))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("stale").hasMessageContaining("acme:t15:1:2");
-        assertThat(tasks.find("t15").orElseThrow().state()).isEqualTo(TaskState.AWAITING_APPROVAL);
-        tasks.approve("t15", "1", "alice", "acme:t15:1:2");
+        assertThat(tasks.find("acme", "t15").orElseThrow().state()).isEqualTo(TaskState.AWAITING_APPROVAL);
+        tasks.approve("acme", "t15", "1", "alice", "acme:t15:1:2");
         assertThat(intents("t15")).extracting(i -> i[2]).containsExactly("acme:t15:1:2");
     }
 
-    /** Issue 19: task ids are one namespace; another tenant's id is refused, not answered with that tenant's task. */
+    /** Issue 19: task ids are each tenant's own; two tenants' tasks of one id live apart, and a result reaches its own. */
     @Test
-    void aPlanUnderAnotherTenantsTaskIdIsRefusedAndReturnsNothingOfIt() {
+    void twoTenantsUseOneTaskIdAndEachResultReachesItsOwnTenantsTask() {
         tasks.submit(Plan.of("acme", "t16", step("1", "tickets", "create")));
+        tasks.submit(Plan.of("globex", "t16", step("1", "email", "send"), step("2", "tickets", "create")));
 
-        assertThatThrownBy(() -> tasks.submit(Plan.of("globex", "t16", step("1", "email", "send"))))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("another tenant")
-                .hasMessageNotContaining("acme");
-        assertThat(tasks.find("t16").orElseThrow().tenantId()).isEqualTo("acme");
-        assertThat(tasks.submit(Plan.of("acme", "t16", step("1", "tickets", "create"))).tenantId())
-                .as("the same tenant's resubmission still returns its task").isEqualTo("acme");
+        assertThat(tasks.withId("t16", null)).extracting(Task::tenantId).containsExactly("acme", "globex");
+        assertThat(tasks.withId("t16", new String[] {"globex"})).extracting(Task::tenantId).containsExactly("globex");
+        assertThat(tasks.steps("acme", "t16")).extracting(Step::key).containsExactly("acme:t16:1:1");
+        assertThat(tasks.steps("globex", "t16")).extracting(Step::tool).containsExactly("email", "tickets");
+
+        deliver(result("t16", "1", "tickets", "create", 1, ResultStatus.COMMITTED, "tk_1", false));
+        assertThat(tasks.find("acme", "t16").orElseThrow().state()).isEqualTo(TaskState.SUCCEEDED);
+        assertThat(tasks.steps("globex", "t16")).extracting(x -> x.state().name()).containsExactly("RUNNING", "PENDING");
+
+        deliver(new ToolResult(UUID.randomUUID().toString(), UUID.randomUUID().toString(), "globex", "email", "send",
+                "globex:t16:1:1", "sha256:" + "0".repeat(64), "t16", "1", 1, ResultStatus.COMMITTED, "em_1", null, null,
+                1, false, "2026-12-01T00:00:00Z"));
+        assertThat(tasks.steps("globex", "t16")).extracting(x -> x.state().name()).containsExactly("COMMITTED", "RUNNING");
+        assertThat(tasks.steps("acme", "t16")).extracting(Step::externalObjectId).containsExactly("tk_1");
     }
 
     @Test
     void anOperatorNameWithControlCharactersIsRefused() {
         tasks.submit(Plan.of("acme", "t14", step("1", "payments", "charge").withApproval()));
-        assertThatThrownBy(() -> tasks.approve("t14", "1", "eve\nroot")).isInstanceOf(IllegalArgumentException.class);
-        assertThat(tasks.find("t14").orElseThrow().state()).isEqualTo(TaskState.AWAITING_APPROVAL);
+        assertThatThrownBy(() -> tasks.approve("acme", "t14", "1", "eve\nroot")).isInstanceOf(IllegalArgumentException.class);
+        assertThat(tasks.find("acme", "t14").orElseThrow().state()).isEqualTo(TaskState.AWAITING_APPROVAL);
     }
 
     @Test
@@ -352,7 +361,7 @@ class TaskEngineIT {
         assertThatThrownBy(() -> tasks.submit(Plan.of("acme", "t6", step("mail", "email", "send").asIrreversible(),
                 step("charge", "payments", "charge").withCompensation())))
                 .isInstanceOf(PlanRefusedException.class).hasMessageContaining("'mail'").hasMessageContaining("'charge'");
-        assertThat(tasks.find("t6")).isEmpty();
+        assertThat(tasks.find("acme", "t6")).isEmpty();
         assertThat(jdbc.queryForObject("SELECT count(*) FROM agent.outbox_event", Integer.class)).isZero();
     }
 
@@ -362,7 +371,7 @@ class TaskEngineIT {
         assertThatThrownBy(() -> tasks.submit(Plan.of("acme", "t7", step("1", "tickets", "create"),
                 StepSpec.of("2", "payments", "charge", huge))))
                 .isInstanceOf(PlanRefusedException.class).hasMessageStartingWith("step '2'");
-        assertThat(tasks.find("t7")).isEmpty();
+        assertThat(tasks.find("acme", "t7")).isEmpty();
     }
 
     // ---- helpers
@@ -372,7 +381,7 @@ class TaskEngineIT {
         boolean dry = stepId.endsWith(".dry-run");
         String base = stepId.endsWith(".compensate") ? stepId.substring(0, stepId.length() - 11)
                 : dry ? stepId.substring(0, stepId.length() - 8) : stepId;
-        int argVersion = tasks.steps(task).stream().filter(s -> s.stepId().equals(base)).findFirst().orElseThrow()
+        int argVersion = tasks.steps("acme", task).stream().filter(s -> s.stepId().equals(base)).findFirst().orElseThrow()
                 .argVersion();
         ToolResult.ResultError error = status == ResultStatus.COMMITTED || status == ResultStatus.COMPENSATED ? null
                 : new ToolResult.ResultError(status == ResultStatus.NEEDS_REVIEW ? "OUTCOME_UNKNOWN" : "TOOL_REJECTED",
@@ -428,7 +437,7 @@ class TaskEngineIT {
     }
 
     private List<String> stepStates(String task) {
-        return tasks.steps(task).stream().map(s -> s.state().name()).toList();
+        return tasks.steps("acme", task).stream().map(s -> s.state().name()).toList();
     }
 
     /** The task's states as its events reported them, in version order. */

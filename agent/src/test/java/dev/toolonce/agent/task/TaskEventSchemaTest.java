@@ -18,7 +18,7 @@ class TaskEventSchemaTest {
 
     private static Step step(String id, StepState state, boolean dryRun) {
         Instant t = Instant.parse("2026-12-01T10:00:00Z");
-        return new Step("order-7", id, 1, "payments", "charge", "{}", 1, "acme:order-7:" + id + ":1", true, false, true,
+        return new Step("acme", "order-7", id, 1, "payments", "charge", "{}", 1, "acme:order-7:" + id + ":1", true, false, true,
                 "acme:order-7:" + id + ":1", "alice", state, 3, -1, "ch_1", null, "TOOL_REJECTED", "no", 1, t, t, null,
                 null, dryRun, dryRun ? "acme:order-7:" + id + ":1" : null, 1);
     }

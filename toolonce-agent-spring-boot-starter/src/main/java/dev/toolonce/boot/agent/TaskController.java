@@ -8,6 +8,7 @@ import dev.toolonce.security.web.Limits;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
+import java.util.Optional;
 import org.springframework.security.access.prepost.PreAuthorize;
 import org.springframework.security.core.Authentication;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -22,7 +23,8 @@ import tools.jackson.databind.JsonNode;
  * The task API behind {@code ./toolonce tasks …} (docs/agent-tasks.md, docs/security.md): tasks with their steps,
  * states, keys, external ids, compensations and timings for viewers; approvals, argument changes and resumes for
  * operators. Every request is scoped to the principal's tenants ({@link TenantScope}): another tenant's task is 404,
- * never listed. An approval names the step key the operator was shown and
+ * never listed. A task is known by tenant and id: {@code ?tenant=T} names the tenant; without it, the one task of that
+ * id among the principal's tenants is meant, and an id two of them use is refused (409) naming the parameter. An approval names the step key the operator was shown and
  * records the authenticated principal. Refusals are problem+json ({@code ProblemAdvice}): 400 bad request, 404
  * unknown, 409 refused.
  */
@@ -45,49 +47,69 @@ public class TaskController {
     @PreAuthorize("hasRole('VIEWER')")
     public List<JsonNode> list(@RequestParam(defaultValue = "50") int limit, Authentication who) {
         return tasks.list(TenantScope.of(who).sqlFilter(), Limits.page(limit)).stream()
-                .map(t -> (JsonNode) TaskEvents.view(t, tasks.steps(t.taskId()))).toList();
+                .map(t -> (JsonNode) TaskEvents.view(t, tasks.steps(t.tenantId(), t.taskId()))).toList();
     }
 
     @GetMapping("/tasks/{taskId}")
     @PreAuthorize("hasRole('VIEWER')")
-    public JsonNode show(@PathVariable String taskId, Authentication who) {
-        return view(visible(taskId, who));
+    public JsonNode show(@PathVariable String taskId, @RequestParam(required = false) String tenant,
+                         Authentication who) {
+        return view(visible(taskId, tenant, who));
     }
 
     @PostMapping("/tasks/{taskId}/steps/{stepId}/approve")
     @PreAuthorize("hasRole('OPERATOR')")
-    public JsonNode approve(@PathVariable String taskId, @PathVariable String stepId, @RequestBody Approval a,
-                            Authentication who) {
-        visible(taskId, who);
+    public JsonNode approve(@PathVariable String taskId, @PathVariable String stepId,
+                            @RequestParam(required = false) String tenant, @RequestBody Approval a, Authentication who) {
+        Task t = visible(taskId, tenant, who);
         if (a == null || a.idempotencyKey() == null || a.idempotencyKey().isBlank()) {
             throw new IllegalArgumentException("an approval names what it approves: {\"idempotencyKey\": the step's key "
                     + "as shown by GET /tasks/" + taskId + "}");
         }
-        return view(tasks.approve(taskId, stepId, who.getName(), a.idempotencyKey()));
+        return view(tasks.approve(t.tenantId(), taskId, stepId, who.getName(), a.idempotencyKey()));
     }
 
     @PostMapping("/tasks/{taskId}/steps/{stepId}/arguments")
     @PreAuthorize("hasRole('OPERATOR')")
-    public JsonNode changeArguments(@PathVariable String taskId, @PathVariable String stepId, @RequestBody JsonNode args,
+    public JsonNode changeArguments(@PathVariable String taskId, @PathVariable String stepId,
+                                    @RequestParam(required = false) String tenant, @RequestBody JsonNode args,
                                     Authentication who) {
-        visible(taskId, who);
-        return view(tasks.changeArguments(taskId, stepId, args));
+        Task t = visible(taskId, tenant, who);
+        return view(tasks.changeArguments(t.tenantId(), taskId, stepId, args));
     }
 
     @PostMapping("/tasks/{taskId}/resume")
     @PreAuthorize("hasRole('OPERATOR')")
-    public Map<String, Object> resume(@PathVariable String taskId, Authentication who) {
-        visible(taskId, who);
-        return Map.of("taskId", taskId, "republished", tasks.resume(taskId));
+    public Map<String, Object> resume(@PathVariable String taskId, @RequestParam(required = false) String tenant,
+                                      Authentication who) {
+        Task t = visible(taskId, tenant, who);
+        return Map.of("tenantId", t.tenantId(), "taskId", taskId, "republished", tasks.resume(t.tenantId(), taskId));
     }
 
-    /** The task if it exists and belongs to one of the principal's tenants; otherwise, alike, 404. */
-    private Task visible(String taskId, Authentication who) {
-        return tasks.find(taskId).filter(t -> TenantScope.of(who).includes(t.tenantId()))
-                .orElseThrow(() -> new NoSuchElementException("no task " + taskId));
+    /**
+     * The task if it exists and belongs to one of the principal's tenants; otherwise, alike, 404.
+     *
+     * @param tenant the tenant named by the request, or null for the one task of this id among the principal's tenants
+     * @throws IllegalStateException (409) when no tenant is named and several of the principal's tenants have the id
+     */
+    private Task visible(String taskId, String tenant, Authentication who) {
+        TenantScope scope = TenantScope.of(who);
+        if (tenant != null) {
+            return (scope.includes(tenant) ? tasks.find(tenant, taskId) : Optional.<Task>empty())
+                    .orElseThrow(() -> new NoSuchElementException("no task " + taskId));
+        }
+        List<Task> found = tasks.withId(taskId, scope.sqlFilter());
+        if (found.isEmpty()) {
+            throw new NoSuchElementException("no task " + taskId);
+        }
+        if (found.size() > 1) {
+            throw new IllegalStateException("task id " + taskId + " names tasks of " + found.size()
+                    + " of your tenants: name one with ?tenant=");
+        }
+        return found.get(0);
     }
 
     private JsonNode view(Task t) {
-        return TaskEvents.view(t, tasks.steps(t.taskId()));
+        return TaskEvents.view(t, tasks.steps(t.tenantId(), t.taskId()));
     }
 }

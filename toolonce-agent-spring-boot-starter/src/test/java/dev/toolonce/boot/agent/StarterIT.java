@@ -105,7 +105,7 @@ class StarterIT {
         assertThat(app.getBean(IntentPublisher.class)).isNotNull();
         assertThat(app.getBean(TaskEngine.class)).isNotNull();
         assertThat(app.getBean(ResultListener.class)).isNotNull();
-        assertThat(app.getBean(AgentMigrations.class).applied()).isEqualTo(5);
+        assertThat(app.getBean(AgentMigrations.class).applied()).isEqualTo(6);
         assertThat(jdbc().queryForList("SELECT table_name FROM information_schema.tables WHERE table_schema = 'agent'",
                 String.class)).contains("agent_step", "agent_task", "agent_task_step", "inbox_message", "outbox_event",
                 "step_result_log");
@@ -135,8 +135,8 @@ class StarterIT {
 
         await().atMost(Duration.ofSeconds(60)).until(() -> intentsOf("kafka-t4").size() == 3);
         assertThat(intentsOf("kafka-t4")).containsExactly("1", "2", "3");
-        assertThat(tasks.find("kafka-t4").orElseThrow().state()).isEqualTo(TaskState.RUNNING);
-        assertThat(tasks.steps("kafka-t4").get(0).publishes()).isEqualTo(1);
+        assertThat(tasks.find("acme", "kafka-t4").orElseThrow().state()).isEqualTo(TaskState.RUNNING);
+        assertThat(tasks.steps("acme", "kafka-t4").get(0).publishes()).isEqualTo(1);
     }
 
     @Test
@@ -159,10 +159,10 @@ class StarterIT {
         TaskEngine tasks = app.getBean(TaskEngine.class);
         tasks.submit(Plan.of("acme", "dry-1", StepSpec.of("charge", "payments", "charge",
                 JsonNodeFactory.instance.objectNode().put("amount", 5).put("currency", "EUR")).withDryRun()));
-        assertThat(tasks.steps("dry-1").get(0).state().name()).isEqualTo("DRY_RUN");
+        assertThat(tasks.steps("acme", "dry-1").get(0).state().name()).isEqualTo("DRY_RUN");
         assertThatThrownBy(() -> tasks.submit(Plan.of("acme", "dry-2", step("1").withDryRun())))
                 .isInstanceOf(PlanRefusedException.class).hasMessageContaining("step '1' asks for a dry run");
-        assertThat(tasks.find("dry-2")).isEmpty();
+        assertThat(tasks.find("acme", "dry-2")).isEmpty();
     }
 
     private static StepSpec step(String id) {

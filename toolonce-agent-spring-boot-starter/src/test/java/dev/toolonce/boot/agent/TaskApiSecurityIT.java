@@ -4,6 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.toolonce.agent.task.Plan;
+import dev.toolonce.agent.task.Step;
+import dev.toolonce.agent.task.StepSpec;
+import dev.toolonce.agent.task.TaskEngine;
+import dev.toolonce.security.Role;
 import dev.toolonce.testsupport.ServiceProcess;
 import dev.toolonce.testsupport.TestKeys;
 import dev.toolonce.testsupport.TestStack;
@@ -119,6 +124,31 @@ class TaskApiSecurityIT {
             await().atMost(Duration.ofSeconds(5))
                     .until(() -> get(port, "/tasks", TestTokens.admin()) == 200);
             assertThat(get(port, "/tasks/any", TestTokens.admin())).as("an unknown task").isEqualTo(404);
+        }
+    }
+
+    /** Issue 19: task ids are each tenant's own; the API finds a task by tenant and id, and never across tenants. */
+    @Test
+    void twoTenantsTasksOfOneIdAreEachFoundByTheirOwnTenant() throws Exception {
+        int port = ServiceProcess.freePort();
+        Map<String, Object> p = props(port);
+        p.put("toolonce.agent.api", "true");
+        p.put("toolonce.security.tokens-file", TestTokens.file().toString());
+        try (ConfigurableApplicationContext app = new SpringApplicationBuilder(WebAgent.class)
+                .web(WebApplicationType.SERVLET).properties(p).run()) {
+            TaskEngine tasks = app.getBean(TaskEngine.class);
+            StepSpec step = StepSpec.of("1", "tickets", "create", Map.of("title", "seat")).withApproval();
+            tasks.submit(Plan.of("acme", "shared", step));
+            tasks.submit(Plan.of("globex", "shared", step));
+            String acme = TestTokens.create("shared-acme", Role.VIEWER, "acme");
+            await().atMost(Duration.ofSeconds(5)).until(() -> get(port, "/tasks/shared", acme) == 200);
+
+            assertThat(get(port, "/tasks/shared", TestTokens.admin())).as("an id two of the principal's tenants use")
+                    .isEqualTo(409);
+            assertThat(get(port, "/tasks/shared?tenant=globex", TestTokens.admin())).isEqualTo(200);
+            assertThat(get(port, "/tasks/shared?tenant=globex", acme)).as("another tenant's task, named").isEqualTo(404);
+            assertThat(get(port, "/tasks/shared?tenant=initech", TestTokens.admin())).isEqualTo(404);
+            assertThat(tasks.steps("globex", "shared")).extracting(Step::key).containsExactly("globex:shared:1:1");
         }
     }
 }
