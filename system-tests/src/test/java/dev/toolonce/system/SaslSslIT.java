@@ -283,8 +283,7 @@ class SaslSslIT {
     }
 
     // ------------------------------------------------------------------ the workload's intents
-    // Task ids name the tenant: they are one namespace across tenants (docs/security.md §7), and the second tenant's
-    // step under the same task id would not be opened.
+    // Task ids name the tenant, so that each intent's step is easy to tell apart in the agent's tables.
 
     private static String tenant() {
         return "sasl-" + UUID.randomUUID().toString().substring(0, 8);

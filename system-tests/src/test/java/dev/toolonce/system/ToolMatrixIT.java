@@ -2,9 +2,12 @@ package dev.toolonce.system;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import dev.toolonce.core.call.CallScope;
 import dev.toolonce.schemas.ToolIntent;
+import dev.toolonce.security.Role;
+import dev.toolonce.testsupport.TestTokens;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,8 +37,13 @@ import tools.jackson.databind.JsonNode;
 class ToolMatrixIT {
     private static final Duration WAIT = Duration.ofSeconds(60);
     private static final String SECRET = "sk_matrix_" + java.util.UUID.randomUUID().toString().replace("-", "");
+    /** Tenant {@link #ownKeyTenant}'s own payments key, which the sandbox is told to refuse in one test. */
+    private static final String OWN_SECRET = "sk_own_" + java.util.UUID.randomUUID().toString().replace("-", "");
     private static Fixtures f;
     private static LoneExecutor lone;
+    /** Has a payments credential of its own ({@link #OWN_SECRET}); every other tenant uses the shared one. */
+    private static String ownKeyTenant;
+    private static String sharedKeyTenant;
 
     /** A fault, how to inject it and which injected-fault counter proves it fired. */
     enum Fault {
@@ -97,10 +105,13 @@ class ToolMatrixIT {
     static void startExecutor() throws Exception {
         f = new Fixtures(SystemStack.get());
         f.clearFaults();
-        lone = new LoneExecutor(f.stack, Map.of("PAYMENTS_API_KEY", SECRET),
+        ownKeyTenant = f.tenant + "-own";
+        sharedKeyTenant = f.tenant + "-shared";
+        lone = new LoneExecutor(f.stack, Map.of("PAYMENTS_API_KEY", SECRET, "PAYMENTS_OWN_KEY", OWN_SECRET),
                 "--toolonce.executor.tools.payments.credentials.header=Authorization",
                 "--toolonce.executor.tools.payments.credentials.env=PAYMENTS_API_KEY",
-                "--toolonce.executor.tools.payments.credentials.prefix=Bearer ");
+                "--toolonce.executor.tools.payments.credentials.prefix=Bearer ",
+                "--toolonce.executor.tools.payments.credentials.tenants." + ownKeyTenant + ".env=PAYMENTS_OWN_KEY");
     }
 
     @AfterEach
@@ -109,6 +120,7 @@ class ToolMatrixIT {
         for (String tool : List.of("payments", "tickets", "email", "counter")) {
             f.postJson(lone.url + "/tools/" + tool + "/resume", "");
         }
+        f.postJson(lone.url + "/tools/payments/resume?tenant=" + ownKeyTenant, "");
     }
 
     @AfterAll
@@ -169,8 +181,9 @@ class ToolMatrixIT {
     /** After a 401 the tool's next call waits, unclaimed, until an operator resumes the tool. */
     private void pausedUntilResumed(String tool) throws Exception {
         List<String> paused = new ArrayList<>();
-        f.getJson(lone.url + "/tools/paused").forEach(p -> paused.add(p.path("tool").asString()));
-        assertThat(paused).contains(tool);
+        f.getJson(lone.url + "/tools/paused").forEach(p -> paused.add(p.path("tool").asString() + " "
+                + p.path("tenant_id").asString()));
+        assertThat(paused).as("the shared credential was refused: paused for every tenant").contains(tool + " *");
         ToolIntent next = intent(tool, tool + "-after-401");
         lone.send(next);
         lone.awaitState(scope(next), WAIT, "PLANNED");
@@ -183,7 +196,72 @@ class ToolMatrixIT {
         assertThat(effect(next).path("count").asInt()).isEqualTo(1);
     }
 
+    private static ToolIntent payment(String tenant, String key) {
+        var args = tools.jackson.databind.node.JsonNodeFactory.instance.objectNode().put("opId", tenant + ":" + key)
+                .put("amount", 1000).put("currency", "EUR");
+        return new ToolIntent(null, tenant, "payments", "charge", key, args, "task-" + key, "1", null);
+    }
+
+    /**
+     * Issue 19, point 6: the sandbox refuses one tenant's own key (a revoked key) and accepts the shared one. That
+     * tenant's call fails and pauses payments for that tenant only; another tenant's calls of payments, sent after
+     * the held one (the claim takes calls in id order), go on. Only an admin of that tenant or of every tenant may lift
+     * the pause; resuming '*' leaves it in place.
+     */
     @Order(2)
+    @Test
+    void aTenantsRefusedOwnCredentialPausesThePaymentsToolForThatTenantOnly() throws Exception {
+        f.faults("payments", "{\"refusedAuthorization\":\"Bearer " + OWN_SECRET + "\"}");
+        ToolIntent refused = payment(ownKeyTenant, "own-key-refused");
+        lone.send(refused);
+        assertThat(lone.awaitState(scope(refused), WAIT, "COMMITTED", "NEEDS_REVIEW", "FAILED_FINAL"))
+                .containsEntry("state", "FAILED_FINAL").containsEntry("error_code", "TOOL_UNAUTHORIZED");
+        assertThat(f.injected("payments", "refusedAuthorization")).as("the tenant's own key was sent and refused")
+                .isEqualTo(1);
+        List<String> paused = new ArrayList<>();
+        f.getJson(lone.url + "/tools/paused").forEach(p -> paused.add(p.path("tool").asString() + " "
+                + p.path("tenant_id").asString()));
+        assertThat(paused).containsExactly("payments " + ownKeyTenant);
+
+        ToolIntent held = payment(ownKeyTenant, "held");
+        lone.send(held);
+        lone.awaitState(scope(held), WAIT, "PLANNED");
+        ToolIntent other = payment(sharedKeyTenant, "goes-on");
+        lone.send(other);
+        assertThat(lone.awaitState(scope(other), WAIT, "COMMITTED", "NEEDS_REVIEW", "FAILED_FINAL"))
+                .as("another tenant's call of the same tool, with the shared key").containsEntry("state", "COMMITTED");
+        assertThat(effect(other).path("count").asInt()).isEqualTo(1);
+        assertThat(lone.call(scope(held))).as("claimed after the held call, which waits")
+                .containsEntry("state", "PLANNED").containsEntry("attempts", "0");
+
+        String tenantAdmin = TestTokens.create("matrix-own-admin", Role.ADMIN, ownKeyTenant);
+        await().atMost(Duration.ofSeconds(10)).until(() -> post("/tools/payments/resume", tenantAdmin) != 401);
+        assertThat(post("/tools/payments/resume", tenantAdmin)).as("'*' needs an admin of every tenant").isEqualTo(403);
+        assertThat(post("/tools/payments/resume?tenant=" + sharedKeyTenant, tenantAdmin)).as("another tenant's")
+                .isEqualTo(404);
+        assertThat(f.postJson(lone.url + "/tools/payments/resume", "").body()).as("no pause of every tenant to lift")
+                .contains("\"resumed\":false");
+        assertThat(lone.call(scope(held))).containsEntry("state", "PLANNED");
+
+        f.clearFaults(); // the operator fixed the tenant's key
+        assertThat(post("/tools/payments/resume?tenant=" + ownKeyTenant, tenantAdmin)).isEqualTo(200);
+        assertThat(lone.awaitState(scope(held), WAIT, "COMMITTED", "NEEDS_REVIEW", "FAILED_FINAL"))
+                .containsEntry("state", "COMMITTED");
+        assertThat(effect(held).path("count").asInt()).isEqualTo(1);
+        assertThat(lone.query("SELECT tenant_id, principal, was_paused::text AS was_paused FROM executor.tool_resume_audit"
+                + " WHERE principal = 'matrix-own-admin'")).singleElement().satisfies(r -> assertThat(r)
+                .containsEntry("tenant_id", ownKeyTenant).containsEntry("was_paused", "true"));
+    }
+
+    /** @return the status of a POST to the executor under {@code bearer} */
+    private static int post(String path, String bearer) throws Exception {
+        return java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+                java.net.URI.create(lone.url + path)).header("Authorization", "Bearer " + bearer)
+                .POST(java.net.http.HttpRequest.BodyPublishers.noBody()).build(),
+                java.net.http.HttpResponse.BodyHandlers.discarding()).statusCode();
+    }
+
+    @Order(3)
     @Test
     void theCredentialFromTheEnvironmentAppearsInNoLogLineResultEventOrLedgerRow() throws Exception {
         ToolIntent pay = intent("payments", "secret-check");
@@ -191,17 +269,19 @@ class ToolMatrixIT {
         lone.awaitState(scope(pay), WAIT, "COMMITTED");
         String log = lone.process.logTail(1_000_000);
         assertThat(log).as("the credential was configured (masked)").contains("Authorization: ****");
-        assertThat(log).doesNotContain(SECRET);
+        assertThat(log).as("the tenant's own credential was configured (masked)")
+                .contains("tenant " + ownKeyTenant + " Authorization: ****");
+        assertThat(log).doesNotContain(SECRET).doesNotContain(OWN_SECRET);
         for (String table : List.of("tool_call", "tool_call_attempt", "outbox_event", "paused_tool", "review_audit",
-                "pending_reply", "inbox_message")) {
+                "tool_resume_audit", "pending_reply", "inbox_message")) {
             assertThat(lone.query("SELECT t::text AS row FROM executor." + table + " t"))
-                    .as(table).allSatisfy(r -> assertThat(r.get("row")).doesNotContain(SECRET));
+                    .as(table).allSatisfy(r -> assertThat(r.get("row")).doesNotContain(SECRET).doesNotContain(OWN_SECRET));
         }
         assertThat(lone.query("SELECT count(*) AS n FROM executor.outbox_event")).singleElement()
                 .satisfies(r -> assertThat(Long.parseLong(r.get("n"))).isPositive());
     }
 
-    @Order(3)
+    @Order(4)
     @Test
     void badToolConfigurationsAreRefusedAtStartUpNamingToolAndField() {
         assertThatThrownBy(() -> new LoneExecutor(f.stack,

@@ -12,10 +12,51 @@ public sealed interface ToolOutcome {
     record Applied(String externalObjectId, String resultJson) implements ToolOutcome {
     }
 
-    /** The tool refused; nothing happened. {@code pauseTool} for 401/403, {@code needsReview} for key reuse. */
-    record Rejected(String code, String message, boolean pauseTool, boolean needsReview) implements ToolOutcome {
+    /**
+     * Whose calls of a tool wait after the tool refused the executor's credentials (401/403, docs/adapters.md §6).
+     */
+    enum Pause {
+        /** Not a refusal of the credentials: nobody's calls wait. */
+        NONE,
+        /** The call's tenant's own credential was refused: that tenant's calls of the tool wait. */
+        TENANT,
+        /** The credential every tenant shares was refused: every tenant's calls of the tool wait. */
+        EVERY_TENANT
+    }
+
+    /**
+     * The tool refused; nothing happened. {@code pause} says whose calls of the tool wait (401/403), {@code
+     * needsReview} marks key reuse. Built by {@link #Rejected(String, String)}, {@link #credentialsRefused} or
+     * {@link #forReview}.
+     *
+     * @param pause never null; {@link Pause#NONE} unless the credentials were refused
+     */
+    record Rejected(String code, String message, Pause pause, boolean needsReview) implements ToolOutcome {
+        public Rejected {
+            java.util.Objects.requireNonNull(pause, "pause");
+        }
+
+        /** A plain refusal: the call fails, nothing else happens. */
         public Rejected(String code, String message) {
-            this(code, message, false, false);
+            this(code, message, Pause.NONE, false);
+        }
+
+        /** The tool refused the credentials: the call fails and the tool is paused for {@code pause}'s tenants. */
+        public static Rejected credentialsRefused(String code, String message, Pause pause) {
+            if (pause == Pause.NONE) {
+                throw new IllegalArgumentException("a refusal of the credentials pauses the tool for someone");
+            }
+            return new Rejected(code, message, pause, false);
+        }
+
+        /** The tool refused in a way a human must look at (a provider key reused with other parameters). */
+        public static Rejected forReview(String code, String message) {
+            return new Rejected(code, message, Pause.NONE, true);
+        }
+
+        /** @return whether the tool is paused for anyone after this refusal */
+        public boolean pauseTool() {
+            return pause != Pause.NONE;
         }
     }
 

@@ -23,17 +23,20 @@ import tools.jackson.databind.node.ObjectNode;
  *                               committed): the tool failed after doing the work, as a real 5xx or 409 may
  * @param lookupFailStatus       status the next {@code lookupFailStatusNext} lookups are answered with
  * @param lookupFailStatusNext   how many lookups get {@code lookupFailStatus}; 0 leaves lookups unfaulted
+ * @param refusedAuthorization   an {@code Authorization} value the tool no longer accepts (a revoked key): every
+ *                               request and lookup sent with exactly this value is answered 401 without applying,
+ *                               until cleared; null for none. Lets a test refuse one tenant's credential only.
  */
 public record FaultConfig(long latencyMs, double rate5xx, double rate429, double dropResponseAfterApply,
                           long stallMs, int failNext, int failStatus, int failStatusNext, boolean failStatusAfterApply,
-                          int lookupFailStatus, int lookupFailStatusNext) {
+                          int lookupFailStatus, int lookupFailStatusNext, String refusedAuthorization) {
 
     /** No faults. */
     public static final FaultConfig NONE = new FaultConfig(0, 0, 0, 0, 0, 0);
 
     private static final List<String> FIELDS = List.of("latencyMs", "rate5xx", "rate429", "dropResponseAfterApply",
             "stallMs", "failNext", "failStatus", "failStatusNext", "failStatusAfterApply", "lookupFailStatus",
-            "lookupFailStatusNext");
+            "lookupFailStatusNext", "refusedAuthorization");
 
     public FaultConfig {
         if (failStatusNext > 0 && (failStatus < 400 || failStatus > 599)) {
@@ -42,6 +45,17 @@ public record FaultConfig(long latencyMs, double rate5xx, double rate429, double
         if (lookupFailStatusNext > 0 && (lookupFailStatus < 400 || lookupFailStatus > 599)) {
             throw HttpProblem.badRequest("lookupFailStatus must be a 4xx or 5xx status when lookupFailStatusNext > 0");
         }
+        if (refusedAuthorization != null && refusedAuthorization.isBlank()) {
+            throw HttpProblem.badRequest("refusedAuthorization must be a header value or absent");
+        }
+    }
+
+    /** Status faults, lookups faulted as given, every credential accepted. */
+    public FaultConfig(long latencyMs, double rate5xx, double rate429, double dropResponseAfterApply, long stallMs,
+                       int failNext, int failStatus, int failStatusNext, boolean failStatusAfterApply,
+                       int lookupFailStatus, int lookupFailStatusNext) {
+        this(latencyMs, rate5xx, rate429, dropResponseAfterApply, stallMs, failNext, failStatus, failStatusNext,
+                failStatusAfterApply, lookupFailStatus, lookupFailStatusNext, null);
     }
 
     /** Status faults answered before applying, lookups unfaulted. */
@@ -71,7 +85,19 @@ public record FaultConfig(long latencyMs, double rate5xx, double rate429, double
         return new FaultConfig(millis(body, "latencyMs"), rate(body, "rate5xx"), rate(body, "rate429"),
                 rate(body, "dropResponseAfterApply"), millis(body, "stallMs"), count(body, "failNext"),
                 count(body, "failStatus"), count(body, "failStatusNext"), flag(body, "failStatusAfterApply"),
-                count(body, "lookupFailStatus"), count(body, "lookupFailStatusNext"));
+                count(body, "lookupFailStatus"), count(body, "lookupFailStatusNext"),
+                text(body, "refusedAuthorization"));
+    }
+
+    private static String text(ObjectNode body, String field) {
+        JsonNode node = body.get(field);
+        if (node == null || node.isNull()) {
+            return null;
+        }
+        if (!node.isString()) {
+            throw HttpProblem.badRequest(field + " must be a string");
+        }
+        return node.asString();
     }
 
     private static boolean flag(ObjectNode body, String field) {
@@ -98,7 +124,9 @@ public record FaultConfig(long latencyMs, double rate5xx, double rate429, double
                 .put("failStatusNext", failStatusLeft)
                 .put("failStatusAfterApply", failStatusAfterApply)
                 .put("lookupFailStatus", lookupFailStatus)
-                .put("lookupFailStatusNext", lookupFailStatusNext);
+                .put("lookupFailStatusNext", lookupFailStatusNext)
+                // whether one is set, never the value: the report must not hand out a credential
+                .put("refusedAuthorization", refusedAuthorization != null);
     }
 
     private static double rate(ObjectNode body, String field) {

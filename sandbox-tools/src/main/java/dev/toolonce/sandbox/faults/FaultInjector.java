@@ -1,10 +1,12 @@
 package dev.toolonce.sandbox.faults;
 
 import dev.toolonce.sandbox.http.Endpoint;
+import dev.toolonce.sandbox.http.Request;
 import dev.toolonce.sandbox.http.Response;
 
 /**
- * Wraps a tool endpoint with the tool's faults: latency, then the deterministic {@code failStatus}, then
+ * Wraps a tool endpoint with the tool's faults: latency, then 401 for a revoked {@code Authorization} value
+ * ({@code refusedAuthorization}), then the deterministic {@code failStatus}, then
  * 429 or 503 without applying, then
  * the endpoint (its ledger transaction commits), then drop the response or stall.
  */
@@ -24,7 +26,10 @@ public final class FaultInjector {
         return request -> {
             FaultConfig config = faults.config();
             delay(faults, FaultKind.LATENCY, config.latencyMs());
-            Response refusal = refusal(faults, config);
+            Response refusal = refusedCredential(faults, config, request);
+            if (refusal == null) {
+                refusal = refusal(faults, config);
+            }
             if (refusal != null) {
                 return refusal;
             }
@@ -42,12 +47,26 @@ public final class FaultInjector {
         ToolFaults faults = registry.require(tool);
         return request -> {
             FaultConfig config = faults.config();
+            Response refused = refusedCredential(faults, config, request);
+            if (refused != null) {
+                return refused;
+            }
             if (faults.takeLookupFailStatus()) {
                 faults.count(FaultKind.LOOKUP_STATUS);
                 return Response.error(config.lookupFailStatus(), "injected_lookup_status", "injected fault");
             }
             return endpoint.handle(request);
         };
+    }
+
+    /** 401 for a request sent with the revoked {@code Authorization} value; null for any other. */
+    private static Response refusedCredential(ToolFaults faults, FaultConfig config, Request request) {
+        if (config.refusedAuthorization() == null
+                || !config.refusedAuthorization().equals(request.header("Authorization"))) {
+            return null;
+        }
+        faults.count(FaultKind.REFUSED_AUTHORIZATION);
+        return Response.error(401, "invalid_api_key", "injected fault: this key is no longer accepted");
     }
 
     private Response refusal(ToolFaults faults, FaultConfig config) {

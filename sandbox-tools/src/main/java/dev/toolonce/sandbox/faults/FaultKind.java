@@ -11,6 +11,8 @@ public enum FaultKind {
     STATUS("status"),
     /** A status answered by {@code failStatus} after the effect was applied ({@code failStatusAfterApply}). */
     STATUS_AFTER_APPLY("statusAfterApply"),
+    /** A request or lookup answered 401 because it carried the {@code refusedAuthorization} value. */
+    REFUSED_AUTHORIZATION("refusedAuthorization"),
     /** A lookup answered by {@code lookupFailStatus}. */
     LOOKUP_STATUS("lookupStatus"),
     /** A drop caused by {@code failNext}; such a drop also counts as {@link #DROP_RESPONSE}. */

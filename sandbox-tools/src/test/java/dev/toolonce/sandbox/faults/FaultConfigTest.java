@@ -22,6 +22,7 @@ class FaultConfigTest {
                 + "\"stallMs\":7,\"failNext\":1}"))
                 .isEqualTo(new FaultConfig(5, 0.1, 0.2, 0.3, 7, 1));
         assertThat(parse("{\"failStatus\":409,\"failStatusNext\":1}")).isEqualTo(new FaultConfig(0, 0, 0, 0, 0, 0, 409, 1));
+        assertThat(parse("{\"refusedAuthorization\":\"Bearer k\"}").refusedAuthorization()).isEqualTo("Bearer k");
     }
 
     @Test
@@ -32,6 +33,10 @@ class FaultConfigTest {
         assertThatThrownBy(() -> parse("{\"failStatus\":200,\"failStatusNext\":1}")).isInstanceOf(HttpProblem.class)
                 .hasMessageContaining("failStatus");
         assertThatThrownBy(() -> parse("{\"latency\":1}")).isInstanceOf(HttpProblem.class).hasMessageContaining("latency");
+        assertThatThrownBy(() -> parse("{\"refusedAuthorization\":7}")).isInstanceOf(HttpProblem.class)
+                .hasMessageContaining("refusedAuthorization must be a string");
+        assertThatThrownBy(() -> parse("{\"refusedAuthorization\":\" \"}")).isInstanceOf(HttpProblem.class)
+                .hasMessageContaining("refusedAuthorization");
     }
 
     private static FaultConfig parse(String json) {

@@ -93,6 +93,25 @@ class FaultInjectorTest {
     }
 
     @Test
+    void aRevokedAuthorizationIsAnswered401WithoutApplyingAndEveryOtherKeyStillWorks() {
+        registry.require("counter").configure(FaultConfig.fromJson(Json.readObject(
+                "{\"refusedAuthorization\":\"Bearer revoked\"}".getBytes(java.nio.charset.StandardCharsets.UTF_8))));
+        Response refused = faulted.handle(request("Bearer revoked"));
+        assertThat(refused.status()).isEqualTo(401);
+        assertThat(applied).hasValue(0);
+        assertThat(faulted.handle(request("Bearer good")).status()).isEqualTo(200);
+        assertThat(faulted.handle(request()).status()).as("no key at all is not this fault").isEqualTo(200);
+        Endpoint lookup = new FaultInjector(registry, new FaultDice(5L)).wrapLookup("counter",
+                request -> Response.json(200, Json.object().put("id", "x")));
+        assertThat(lookup.handle(request("Bearer revoked")).status()).as("lookups too").isEqualTo(401);
+        assertThat(lookup.handle(request("Bearer good")).status()).isEqualTo(200);
+        assertThat(applied).hasValue(2);
+        assertThat(registry.require("counter").injected(FaultKind.REFUSED_AUTHORIZATION)).isEqualTo(2);
+        assertThat(registry.require("counter").config().toJson(0, 0).toString()).as("the report hides the key")
+                .contains("\"refusedAuthorization\":true").doesNotContain("revoked");
+    }
+
+    @Test
     void responsesThatNeverReachedTheLedgerAreNotDropped() {
         registry.require("counter").configure(new FaultConfig(0, 0, 0, 0, 0, 1));
         Endpoint refusing = new FaultInjector(registry, new FaultDice(5L))
@@ -114,5 +133,11 @@ class FaultInjectorTest {
 
     private static Request request() {
         return new Request("POST", "/counter/apply", Map.of(), Map.of(), new Headers(), "{}".getBytes());
+    }
+
+    private static Request request(String authorization) {
+        Headers headers = new Headers();
+        headers.add("Authorization", authorization);
+        return new Request("POST", "/counter/apply", Map.of(), Map.of(), headers, "{}".getBytes());
     }
 }

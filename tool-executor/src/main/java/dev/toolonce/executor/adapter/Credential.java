@@ -1,11 +1,11 @@
 package dev.toolonce.executor.adapter;
 
 /**
- * A header carrying a secret. {@link #toString()} masks the value, and {@link #redact} removes it from
- * any text that is about to be stored or logged (a provider may echo it in an error body).
+ * A header carrying a secret. {@link #toString()} masks the value; {@link Credentials#redact} removes the secret
+ * from any text that is about to be stored or logged (a provider may echo it in an error body).
  */
 final class Credential {
-    private static final String MASK = "****";
+    static final String MASK = "****";
     private final String header;
     private final String value;
     private final String secret;
@@ -24,9 +24,8 @@ final class Credential {
         return value;
     }
 
-    /** @return {@code text} with every occurrence of the secret replaced by a mask; null stays null */
-    String redact(String text) {
-        return text == null ? null : text.replace(secret, MASK);
+    String secret() {
+        return secret;
     }
 
     @Override

@@ -29,7 +29,8 @@ import tools.jackson.databind.ObjectMapper;
  * that does not exist, a lookup missing where a LOOKUP capability promises one (or present without one),
  * a lookup without found/absent statuses, NATIVE_IDEMPOTENCY without an idempotency header,
  * UNIQUE_REFERENCE without {@code {providerKey}} in the request, COMPENSATION without a compensation
- * request, an unknown status outcome, a credential whose environment variable is unset, a response
+ * request, an unknown status outcome, a credential (shared or a tenant's own) whose environment variable is unset
+ * or whose header, variable or tenant id is not a legal name, a tenant's credential equal to the shared one, a response
  * bound outside [1 KiB, 128 KiB], a non-positive {@code max-retry-after}, or an operation named like a dry run.
  *
  * <p>An operation with a {@code dry-run} request adds the operation {@code <op>.dry-run} to the tool
@@ -38,6 +39,12 @@ import tools.jackson.databind.ObjectMapper;
  */
 public final class HttpAdapterFactory {
     private static final Pattern METHOD = Pattern.compile("[A-Z]{3,10}");
+    /** A tenant id, as {@code CallScope} accepts it. */
+    private static final Pattern TENANT = Pattern.compile("[A-Za-z0-9._-]{1,64}");
+    /** An HTTP field name (RFC 9110 token). */
+    private static final Pattern HEADER = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
+    private static final Pattern ENV = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+    private static final Set<String> TENANT_FIELDS = Set.of("env", "header", "prefix");
     /** Bodies above this could not be stored in a result event (outbox payloads are at most 1 MiB, escaped). */
     static final int MAX_RESPONSE_BYTES = 128 * 1024;
 
@@ -91,7 +98,7 @@ public final class HttpAdapterFactory {
             throw new IllegalStateException(e.getMessage() + " (toolonce.executor.tools." + name + ")", e);
         }
         return new HttpToolAdapter(descriptor, new HttpToolAdapter.Connection(baseUrl, header, p.sandboxHeaders(),
-                credential(name, p.credentials())), classifier(name, p, caps), ops, mapper, bounds(name, p),
+                credentials(name, p.credentials())), classifier(name, p, caps), ops, mapper, bounds(name, p),
                 java.time.Clock.systemUTC());
     }
 
@@ -278,21 +285,74 @@ public final class HttpAdapterFactory {
         return new StatusClassifier(caps.contains(Capability.NATIVE_IDEMPOTENCY), p.keyReusedMarker(), overrides);
     }
 
-    private Credential credential(String name, CredentialProperties c) {
+    /**
+     * The shared credential and the tenants' own: every name legal, every variable set, and no tenant's credential
+     * the same as the shared one (its refusal would pause one tenant while the others go on sending it).
+     */
+    private Credentials credentials(String name, CredentialProperties c) {
         if (c == null) {
-            return null;
+            return Credentials.NONE;
         }
-        if (c.header() == null || c.header().isBlank()) {
-            throw new ToolConfigException(name, "credentials.header", "is required");
+        String header = header(name, "credentials.header", c.header());
+        Credential shared = new Credential(header, c.prefix(), secret(name, "credentials.env", c.env()));
+        Map<String, Credential> tenants = new HashMap<>();
+        tenantFields(name, c.tenants()).forEach((tenant, fields) -> {
+            String at = "credentials.tenants." + tenant;
+            Credential own = new Credential(
+                    fields.containsKey("header") ? header(name, at + ".header", fields.get("header")) : header,
+                    fields.getOrDefault("prefix", c.prefix()), secret(name, at + ".env", fields.get("env")));
+            if (own.header().equalsIgnoreCase(shared.header()) && own.value().equals(shared.value())) {
+                throw new ToolConfigException(name, at + ".env", "names a secret equal to the shared credential's ("
+                        + c.env() + "); list a tenant only with a credential of its own");
+            }
+            tenants.put(tenant, own);
+        });
+        return new Credentials(shared, tenants);
+    }
+
+    /** {@code <tenantId>.<field>} → value, grouped by tenant; a key that is not a tenant id and a field is refused. */
+    private static Map<String, Map<String, String>> tenantFields(String name, Map<String, String> flat) {
+        Map<String, Map<String, String>> byTenant = new TreeMap<>();
+        new TreeMap<>(flat).forEach((key, value) -> {
+            int dot = key.lastIndexOf('.');
+            String tenant = dot < 0 ? key : key.substring(0, dot);
+            String field = dot < 0 ? "" : key.substring(dot + 1);
+            if (!TENANT_FIELDS.contains(field)) {
+                throw new ToolConfigException(name, "credentials.tenants." + key, "is not a tenant's credential field: "
+                        + "expected credentials.tenants.<tenantId>.env, .header or .prefix");
+            }
+            if (!TENANT.matcher(tenant).matches()) {
+                throw new ToolConfigException(name, "credentials.tenants", "has a key that is not a tenant id "
+                        + "(1-64 characters of [A-Za-z0-9._-]): '" + tenant + "'");
+            }
+            byTenant.computeIfAbsent(tenant, t -> new HashMap<>()).put(field, value);
+        });
+        return byTenant;
+    }
+
+    private static String header(String name, String at, String header) {
+        if (header == null || header.isBlank()) {
+            throw new ToolConfigException(name, at, "is required");
         }
-        if (c.env() == null || c.env().isBlank()) {
-            throw new ToolConfigException(name, "credentials.env", "must name the environment variable of the secret");
+        if (!HEADER.matcher(header).matches()) {
+            throw new ToolConfigException(name, at, "must be an HTTP header name, was '" + header + "'");
         }
-        String secret = environment.apply(c.env());
+        return header;
+    }
+
+    /** The secret in environment variable {@code env}; the message names the variable, never its value. */
+    private String secret(String name, String at, String env) {
+        if (env == null || env.isBlank()) {
+            throw new ToolConfigException(name, at, "must name the environment variable of the secret");
+        }
+        if (!ENV.matcher(env).matches()) {
+            throw new ToolConfigException(name, at, "must be an environment variable name ([A-Za-z_][A-Za-z0-9_]*), "
+                    + "was '" + env + "'");
+        }
+        String secret = environment.apply(env);
         if (secret == null || secret.isBlank()) {
-            throw new ToolConfigException(name, "credentials.env", "names environment variable " + c.env()
-                    + ", which is not set");
+            throw new ToolConfigException(name, at, "names environment variable " + env + ", which is not set");
         }
-        return new Credential(c.header(), c.prefix(), secret);
+        return secret;
     }
 }

@@ -33,7 +33,9 @@ import tools.jackson.databind.ObjectMapper;
  * The generic HTTP adapter: one instance per tool, built from {@code toolonce.executor.tools.<name>} by
  * {@link HttpAdapterFactory}. One request per method call; every answer is classified by
  * {@link StatusClassifier}, every transport failure by whether the request can have been sent. Request
- * headers (credentials included) never appear in an outcome; response bodies are redacted of the secret.
+ * headers (credentials included) never appear in an outcome; response bodies are redacted of every secret of the
+ * tool. A call is sent with its tenant's own credential when the tool has one for it, else with the shared one
+ * ({@link Credentials}); which one decides whom a 401/403 pauses the tool for.
  *
  * <p>What a tool sends back is bounded before it costs anything ({@link Bounds}): bodies are read up to
  * {@code max-response-bytes} (a longer body is still classified by its status; the stored result is then a
@@ -58,11 +60,10 @@ public final class HttpToolAdapter implements ToolAdapter {
     }
 
     /** How the tool is reached, apart from its operations. */
-    record Connection(String baseUrl, String idempotencyHeader, boolean sandboxHeaders, Credential credential) {
+    record Connection(String baseUrl, String idempotencyHeader, boolean sandboxHeaders, Credentials credentials) {
         @Override
         public String toString() {
-            return "Connection[" + baseUrl + ", idempotency header " + idempotencyHeader + ", "
-                    + (credential == null ? "no credential" : credential) + "]";
+            return "Connection[" + baseUrl + ", idempotency header " + idempotencyHeader + ", " + credentials + "]";
         }
     }
 
@@ -116,14 +117,15 @@ public final class HttpToolAdapter implements ToolAdapter {
             return new ToolOutcome.Rejected("UNKNOWN_OPERATION", "tool '" + descriptor.name()
                     + "' has no operation '" + call.scope().operation() + "'");
         }
+        Credentials.Choice credential = connection.credentials().forTenant(call.scope().tenantId());
         HttpRequest request;
         try {
             request = build(op.request(), values(call, call.providerKey(), null), call.argumentsJson(),
-                    call.providerKey(), call.scope().recordKey(), call.fence(), call.traceparent());
+                    call.providerKey(), call.scope().recordKey(), call.fence(), call.traceparent(), credential);
         } catch (Template.UnusableArgumentException e) {
             return new ToolOutcome.Rejected("INVALID_ARGUMENTS", StoredText.clean(e.getMessage()));
         }
-        return send(request, op.request());
+        return send(request, op.request(), credential.pause());
     }
 
     @Override
@@ -134,14 +136,15 @@ public final class HttpToolAdapter implements ToolAdapter {
                     + original.scope().operation() + "' has no compensation");
         }
         ProviderKey key = ProviderKey.compensationOf(original.scope());
+        Credentials.Choice credential = connection.credentials().forTenant(original.scope().tenantId());
         HttpRequest request;
         try {
             request = build(op.compensation(), values(original, key, original.externalObjectId()), null, key,
-                    original.scope().recordKey() + "#compensate", original.fence(), original.traceparent());
+                    original.scope().recordKey() + "#compensate", original.fence(), original.traceparent(), credential);
         } catch (Template.UnusableArgumentException e) {
             return new ToolOutcome.Rejected("INVALID_ARGUMENTS", StoredText.clean(e.getMessage()));
         }
-        return send(request, op.compensation());
+        return send(request, op.compensation(), credential.pause());
     }
 
     /**
@@ -161,7 +164,8 @@ public final class HttpToolAdapter implements ToolAdapter {
         }
         HttpRequest request;
         try {
-            request = authorised(HttpRequest.newBuilder(uri(lookup.path(), values(call, call.providerKey(), null))))
+            request = authorised(HttpRequest.newBuilder(uri(lookup.path(), values(call, call.providerKey(), null))),
+                            connection.credentials().forTenant(call.scope().tenantId()))
                     .timeout(descriptor.readTimeout())
                     .method(lookup.method(), HttpRequest.BodyPublishers.noBody()).build();
         } catch (Template.UnusableArgumentException e) {
@@ -206,13 +210,16 @@ public final class HttpToolAdapter implements ToolAdapter {
         return new Template.Values(key.value(), parseOrNull(call.argumentsJson()), externalId);
     }
 
-    /** @param traceparent the agent's trace, sent on to the tool (docs/contract.md §14); nullable */
+    /**
+     * @param traceparent the agent's trace, sent on to the tool (docs/contract.md §14); nullable
+     * @param credential  the call's tenant's credential
+     */
     private HttpRequest build(RequestSpec spec, Template.Values values, String argumentsAsSent, ProviderKey key,
-                              String scope, long fence, String traceparent) {
+                              String scope, long fence, String traceparent, Credentials.Choice credential) {
         String body = spec.body() != null ? spec.body().render(values)
                 : spec.referenceField() != null ? withReference(argumentsAsSent, spec.referenceField(), key)
                 : argumentsAsSent;
-        HttpRequest.Builder b = authorised(HttpRequest.newBuilder(uri(spec.path(), values)))
+        HttpRequest.Builder b = authorised(HttpRequest.newBuilder(uri(spec.path(), values)), credential)
                 .timeout(descriptor.readTimeout())
                 .method(spec.method(), body == null ? HttpRequest.BodyPublishers.noBody()
                         : HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8));
@@ -246,14 +253,15 @@ public final class HttpToolAdapter implements ToolAdapter {
         return URI.create(connection.baseUrl() + path.renderUrl(values));
     }
 
-    private HttpRequest.Builder authorised(HttpRequest.Builder b) {
-        Credential c = connection.credential();
+    private static HttpRequest.Builder authorised(HttpRequest.Builder b, Credentials.Choice credential) {
+        Credential c = credential.credential();
         return c == null ? b : b.header(c.header(), c.value());
     }
 
-    private ToolOutcome send(HttpRequest request, RequestSpec spec) {
+    /** @param pause whom a refusal of the credentials this request was sent with pauses the tool for */
+    private ToolOutcome send(HttpRequest request, RequestSpec spec, ToolOutcome.Pause pause) {
         try {
-            return classify(exchange(request), spec);
+            return classify(exchange(request), spec, pause);
         } catch (HttpConnectTimeoutException | ConnectException e) {
             return ToolOutcome.Retryable.notApplied("connection not established: " + e.getClass().getSimpleName(), null);
         } catch (HttpTimeoutException e) {
@@ -290,7 +298,7 @@ public final class HttpToolAdapter implements ToolAdapter {
         }
     }
 
-    private ToolOutcome classify(HttpResponse<BoundedBody.Body> r, RequestSpec spec) {
+    private ToolOutcome classify(HttpResponse<BoundedBody.Body> r, RequestSpec spec, ToolOutcome.Pause pause) {
         int status = r.statusCode();
         String text = r.body().text();
         String body = StoredText.clean(redact(text));
@@ -309,13 +317,15 @@ public final class HttpToolAdapter implements ToolAdapter {
                     : ToolOutcome.Retryable.notApplied(status + " from the tool, not applied", retryAfter(r));
         }
         if (verdict == Verdict.PAUSE) {
-            return new ToolOutcome.Rejected("TOOL_UNAUTHORIZED", "tool answered " + status
-                    + ": credentials refused; tool '" + descriptor.name() + "' paused until an operator resumes it",
-                    true, false);
+            // docs/adapters.md §6: a tenant's own credential pauses the tool for that tenant, the shared one for all.
+            return ToolOutcome.Rejected.credentialsRefused("TOOL_UNAUTHORIZED", "tool answered " + status
+                    + ": credentials refused; tool '" + descriptor.name() + "' paused "
+                    + (pause == ToolOutcome.Pause.TENANT ? "for this tenant" : "for every tenant")
+                    + " until an operator resumes it", pause);
         }
         if (verdict == Verdict.REVIEW) {
-            return new ToolOutcome.Rejected("PROVIDER_KEY_REUSED", "tool answered " + status
-                    + " (key reused with other parameters): " + abbreviate(body), false, true);
+            return ToolOutcome.Rejected.forReview("PROVIDER_KEY_REUSED", "tool answered " + status
+                    + " (key reused with other parameters): " + abbreviate(body));
         }
         if (verdict == Verdict.REJECTED) {
             return new ToolOutcome.Rejected("TOOL_REJECTED", "tool answered " + status + ": " + abbreviate(body));
@@ -357,8 +367,7 @@ public final class HttpToolAdapter implements ToolAdapter {
     }
 
     private String redact(String text) {
-        Credential c = connection.credential();
-        return c == null ? text : c.redact(text);
+        return connection.credentials().redact(text);
     }
 
     private static String pointer(JsonNode tree, String pointer) {

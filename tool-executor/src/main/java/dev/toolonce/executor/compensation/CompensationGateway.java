@@ -86,7 +86,7 @@ public final class CompensationGateway implements ToolGateway {
     }
 
     private static ToolOutcome refused(String why) {
-        return new ToolOutcome.Rejected(NOT_COMPENSABLE, why, false, false);
+        return new ToolOutcome.Rejected(NOT_COMPENSABLE, why);
     }
 
     @Override

@@ -129,13 +129,23 @@ public record ToolProperties(
 
     /**
      * A secret read from the environment at start-up and sent as one header. The value is never logged,
-     * stored or put into a message.
+     * stored or put into a message. It is the credential every tenant shares; a tenant listed in {@code tenants}
+     * is sent its own instead (docs/adapters.md §6), and a refusal (401/403) of a tenant's own credential pauses the
+     * tool for that tenant only, a refusal of this one for every tenant.
      *
-     * @param header header name, e.g. {@code Authorization}
-     * @param env    name of the environment variable holding the secret
-     * @param prefix text before the secret, e.g. {@code "Bearer "}
+     * @param header  header name, e.g. {@code Authorization}; required
+     * @param env     name of the environment variable holding the secret; required
+     * @param prefix  text before the secret, e.g. {@code "Bearer "}
+     * @param tenants the tenants' own credentials, as {@code credentials.tenants.<tenantId>.env} (required),
+     *                {@code .header} and {@code .prefix} (default: the shared credential's); empty for none. Bound
+     *                as flat keys {@code <tenantId>.<field>} so that a tenant id keeps its dots, case and
+     *                underscores, and checked by the adapter factory (an unknown field is refused, never dropped)
      */
-    public record CredentialProperties(String header, String env, @DefaultValue("") String prefix) {
+    public record CredentialProperties(String header, String env, @DefaultValue("") String prefix,
+                                       Map<String, String> tenants) {
+        public CredentialProperties {
+            tenants = tenants == null ? Map.of() : Map.copyOf(tenants);
+        }
     }
 
     /** The longest one attempt can take: {@code total-timeout}, or connect plus read when unset. */

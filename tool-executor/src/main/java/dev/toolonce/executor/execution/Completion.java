@@ -115,10 +115,13 @@ public final class Completion {
 
     private void afterWin(ToolCall claimed, ToolOutcome outcome, ToolCall recorded) {
         if (outcome instanceof ToolOutcome.Rejected r && r.pauseTool()) {
-            // docs/adapters.md §6: credentials refused — no further call of this tool until an operator resumes it.
-            pauses.pause(claimed.scope().tool(), r.code() + ": " + r.message());
-            log.error("tool '{}' paused after call {} was refused with {}; resume with POST /tools/{}/resume",
-                    claimed.scope().tool(), claimed.id(), r.code(), claimed.scope().tool());
+            // docs/adapters.md §6: credentials refused — no further call of this tool, for the tenant whose own
+            // credential it was or for every tenant when it was the shared one, until an operator resumes it.
+            String tenant = r.pause() == ToolOutcome.Pause.TENANT ? claimed.scope().tenantId() : PausedToolStore.EVERY_TENANT;
+            pauses.pause(claimed.scope().tool(), tenant, r.code() + ": " + r.message());
+            log.error("tool '{}' paused for tenant '{}' after call {} was refused with {}; resume with "
+                    + "POST /tools/{}/resume?tenant={}", claimed.scope().tool(), tenant, claimed.id(), r.code(),
+                    claimed.scope().tool(), tenant);
         }
         // A dry run creates nothing, so it names nothing: no id is expected of it.
         if (outcome instanceof ToolOutcome.Applied a && a.externalObjectId() == null

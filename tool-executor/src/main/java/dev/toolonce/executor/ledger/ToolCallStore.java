@@ -58,7 +58,8 @@ public final class ToolCallStore {
             """;
     /**
      * Claims due calls in one statement; SKIP LOCKED lets concurrent dispatchers take disjoint rows. The same
-     * statement writes each claim's ledger note, so a claim costs one round trip however many calls it takes.
+     * statement writes each claim's ledger note, so a claim costs one round trip however many calls it takes. A call
+     * whose tool is paused for its tenant or for every tenant ('*', docs/adapters.md §6) is not taken.
      */
     @SqlTransition(from = {CallState.PLANNED, CallState.FAILED_RETRYABLE}, to = CallState.STARTED)
     private static final String CLAIM = """
@@ -67,11 +68,12 @@ public final class ToolCallStore {
                    SET state = 'STARTED', fence = c.fence + 1, attempts = c.attempts + 1, lease_owner = ?,
                        lease_expires_at = clock_timestamp() + make_interval(secs => ?),
                        started_at = coalesce(c.started_at, clock_timestamp()), updated_at = clock_timestamp()
-                 WHERE c.id IN (SELECT id FROM %1$s.tool_call
-                                 WHERE state IN ('PLANNED', 'FAILED_RETRYABLE')
-                                   AND (next_attempt_at IS NULL OR next_attempt_at <= clock_timestamp())
-                                   AND tool NOT IN (SELECT tool FROM %1$s.paused_tool)
-                                 ORDER BY id
+                 WHERE c.id IN (SELECT q.id FROM %1$s.tool_call q
+                                 WHERE q.state IN ('PLANNED', 'FAILED_RETRYABLE')
+                                   AND (q.next_attempt_at IS NULL OR q.next_attempt_at <= clock_timestamp())
+                                   AND NOT EXISTS (SELECT 1 FROM %1$s.paused_tool p
+                                                    WHERE p.tool = q.tool AND p.tenant_id IN ('*', q.tenant_id))
+                                 ORDER BY q.id
                                  LIMIT ?
                                  FOR UPDATE SKIP LOCKED)
                 RETURNING %2$s
@@ -132,17 +134,22 @@ public final class ToolCallStore {
             SELECT count(*) FROM %1$s.tool_call
              WHERE id = ? AND state = ? AND fence = ? AND lease_expires_at > clock_timestamp()
             """;
-    /** Takes UNKNOWN calls whose settle delay passed into RECONCILING, with a lease and fence of its own. */
+    /**
+     * Takes UNKNOWN calls whose settle delay passed into RECONCILING, with a lease and fence of its own; like {@link
+     * #CLAIM}, never a call whose tool is paused for its tenant or for every tenant.
+     */
     @SqlTransition(from = CallState.UNKNOWN, to = CallState.RECONCILING)
     private static final String CLAIM_UNKNOWN = """
             WITH moved AS (
                 UPDATE %1$s.tool_call c
                    SET state = 'RECONCILING', fence = c.fence + 1, lease_owner = ?,
                        lease_expires_at = clock_timestamp() + make_interval(secs => ?), updated_at = clock_timestamp()
-                 WHERE c.id IN (SELECT id FROM %1$s.tool_call
-                                 WHERE state = 'UNKNOWN' AND (next_attempt_at IS NULL OR next_attempt_at <= clock_timestamp())
-                                   AND tool NOT IN (SELECT tool FROM %1$s.paused_tool)
-                                 ORDER BY id
+                 WHERE c.id IN (SELECT q.id FROM %1$s.tool_call q
+                                 WHERE q.state = 'UNKNOWN'
+                                   AND (q.next_attempt_at IS NULL OR q.next_attempt_at <= clock_timestamp())
+                                   AND NOT EXISTS (SELECT 1 FROM %1$s.paused_tool p
+                                                    WHERE p.tool = q.tool AND p.tenant_id IN ('*', q.tenant_id))
+                                 ORDER BY q.id
                                  LIMIT ?
                                  FOR UPDATE SKIP LOCKED)
                 RETURNING %2$s

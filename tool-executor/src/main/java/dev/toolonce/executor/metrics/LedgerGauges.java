@@ -15,7 +15,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
 /**
  * Gauges of the ledger's backlog for dashboards and alerts: open calls by state ({@code toolonce.calls}), the
  * age of the oldest {@code PLANNED} call ({@code toolonce.calls.oldest_planned_age}, seconds), the review backlog
- * ({@code toolonce.review.backlog}) and paused tools ({@code toolonce.tools.paused}). One query every
+ * ({@code toolonce.review.backlog}) and tool pauses ({@code toolonce.tools.paused}: one per tool and tenant, a pause of
+ * every tenant counting once — tenant ids are not tags, there may be many). One query every
  * {@code interval} refreshes them all, so a scrape never touches the database; terminal states are not counted
  * (they only grow, and counting them would scan the whole ledger). While the database is down the gauges keep
  * their last values.
@@ -56,10 +57,11 @@ public final class LedgerGauges implements SmartLifecycle {
         Gauge.builder("toolonce.calls.oldest_planned_age", oldestPlannedSeconds, AtomicLong::get)
                 .baseUnit("seconds").description("age of the oldest PLANNED call, 0 when none").register(registry);
         Gauge.builder("toolonce.tools.paused", pausedTools, AtomicLong::get)
-                .description("tools paused after refusing credentials").register(registry);
+                .description("tool pauses after refused credentials, one per tool and tenant ('*' once)")
+                .register(registry);
     }
 
-    /** Reads the ledger once and sets every gauge (the row without a state counts paused tools). */
+    /** Reads the ledger once and sets every gauge (the row without a state counts pauses). */
     public void refresh() {
         Map<CallState, Long> counts = new EnumMap<>(CallState.class);
         long[] oldestPlanned = {0};

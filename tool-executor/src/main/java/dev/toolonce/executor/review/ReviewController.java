@@ -68,7 +68,8 @@ public class ReviewController {
     public Map<String, Object> audit(@RequestParam(defaultValue = "100") int limit, Authentication who) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("resolutions", audit.list(TenantScope.of(who).sqlFilter(), Limits.page(limit)));
-        m.put("toolResumes", pauses.resumes(Limits.page(limit))); // a pause is every tenant's: no tenant data in it
+        // the resumes of the caller's tenants' pauses, and of the pauses of every tenant ('*'), which held theirs too
+        m.put("toolResumes", pauses.resumes(TenantScope.of(who).sqlFilter(), Limits.page(limit)));
         return m;
     }
 

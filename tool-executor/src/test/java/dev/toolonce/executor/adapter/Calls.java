@@ -17,7 +17,11 @@ final class Calls {
     }
 
     static ToolCall call(String tool, String operation, String key, String argumentsJson) {
-        CallScope scope = new CallScope("acme", tool, operation, key);
+        return call("acme", tool, operation, key, argumentsJson);
+    }
+
+    static ToolCall call(String tenant, String tool, String operation, String key, String argumentsJson) {
+        CallScope scope = new CallScope(tenant, tool, operation, key);
         return new ToolCall(7, scope, ProviderKey.of(scope), new RequestHash("sha256:" + "a".repeat(64)),
                 argumentsJson, CallState.STARTED, 3, 1, 1, null, null, null, null, null, null, "m-1", null, null);
     }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.toolonce.core.adapter.Capability;
 import dev.toolonce.executor.config.ExecutorProperties;
+import dev.toolonce.executor.config.ToolProperties;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -125,6 +126,82 @@ class HttpAdapterFactoryTest {
         refused(Map.of("credentials.header", "Authorization", "credentials.env", "TICKETS_TOKEN"),
                 "credentials.env names environment variable TICKETS_TOKEN, which is not set");
         refused(Map.of("credentials.env", "TICKETS_TOKEN"), "credentials.header is required");
+    }
+
+    private static final String SHARED = "shared-secret-1";
+    private static final Map<String, String> ENVIRONMENT = Map.of("TICKETS_TOKEN", SHARED,
+            "TICKETS_ACME_TOKEN", "acme-secret-2", "TICKETS_COPY_TOKEN", SHARED);
+
+    private static HttpToolAdapter withCredentials(Map<String, String> extra) {
+        Map<String, String> p = tickets();
+        p.put("credentials.header", "Authorization");
+        p.put("credentials.env", "TICKETS_TOKEN");
+        p.put("credentials.prefix", "Bearer ");
+        p.putAll(extra);
+        p.values().removeIf(NONE::equals);
+        return new HttpAdapterFactory(Duration.ofSeconds(60), ENVIRONMENT::get, new ObjectMapper())
+                .build("tickets", Calls.tool("tickets", p));
+    }
+
+    private static void credentialsRefused(Map<String, String> extra, String message) {
+        assertThatThrownBy(() -> withCredentials(extra)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("tool 'tickets': toolonce.executor.tools.tickets.credentials")
+                .hasMessageContaining(message)
+                .satisfies(e -> assertThat(e.getMessage()).as("never a secret").doesNotContain(SHARED, "acme-secret-2"));
+    }
+
+    @Test
+    void aTenantsOwnCredentialBindsFromTheYamlAndIsCheckedLikeTheSharedOne() {
+        assertThat(withCredentials(Map.of("credentials.tenants.acme.env", "TICKETS_ACME_TOKEN")).toString())
+                .contains("Authorization: ****, tenant acme Authorization: ****").doesNotContain("acme-secret-2");
+        credentialsRefused(Map.of("credentials.tenants.acme.env", "TICKETS_GLOBEX_TOKEN"),
+                ".tenants.acme.env names environment variable TICKETS_GLOBEX_TOKEN, which is not set");
+        credentialsRefused(Map.of("credentials.tenants.acme.header", "X-Key"),
+                ".tenants.acme.env must name the environment variable of the secret");
+        credentialsRefused(Map.of("credentials.tenants.acme.env", "TICKETS-ACME"),
+                ".tenants.acme.env must be an environment variable name ([A-Za-z_][A-Za-z0-9_]*), was 'TICKETS-ACME'");
+        credentialsRefused(Map.of("credentials.tenants.acme.env", "TICKETS_ACME_TOKEN",
+                "credentials.tenants.acme.header", "X Key"), ".tenants.acme.header must be an HTTP header name, was 'X Key'");
+        credentialsRefused(Map.of("credentials.header", "Author:ization"), ".header must be an HTTP header name");
+        credentialsRefused(Map.of("credentials.env", "1TOKEN"), ".env must be an environment variable name");
+        credentialsRefused(Map.of("credentials.tenants." + "a".repeat(65) + ".env", "TICKETS_ACME_TOKEN"),
+                ".tenants has a key that is not a tenant id (1-64 characters of [A-Za-z0-9._-]): 'aaaa");
+        credentialsRefused(Map.of("credentials.tenants[acme/x].env", "TICKETS_ACME_TOKEN"),
+                ".tenants has a key that is not a tenant id (1-64 characters of [A-Za-z0-9._-]): 'acme/x'");
+        credentialsRefused(Map.of("credentials.tenants.acme.env", "TICKETS_COPY_TOKEN"),
+                ".tenants.acme.env names a secret equal to the shared credential's (TICKETS_TOKEN)");
+        credentialsRefused(Map.of("credentials.env", NONE, "credentials.tenants.acme.env", "TICKETS_ACME_TOKEN"),
+                ".env must name the environment variable of the secret");
+    }
+
+    /** The tool as the executor binds it from YAML, with {@code tenantsYaml} under {@code credentials.tenants}. */
+    private static ToolProperties fromYaml(String tenantsYaml) throws Exception {
+        String yaml = "toolonce.executor.tools.tickets:\n  base-url: http://127.0.0.1:1\n  capabilities: UNIQUE_REFERENCE\n"
+                + "  operations.create: { path: /tickets, reference-field: ref }\n"
+                + "  credentials:\n    header: Authorization\n    env: TICKETS_TOKEN\n    tenants:\n" + tenantsYaml;
+        var sources = new YamlPropertySourceLoader().load("yaml", new org.springframework.core.io.ByteArrayResource(
+                yaml.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        var mutable = new org.springframework.core.env.MutablePropertySources();
+        sources.forEach(mutable::addLast);
+        return new Binder(ConfigurationPropertySources.from(mutable)).bind("toolonce.executor", ExecutorProperties.class)
+                .get().tools().get("tickets");
+    }
+
+    @Test
+    void tenantIdsFromTheYamlKeepTheirDotsCaseAndUnderscoresAndNoFieldIsDropped() throws Exception {
+        Map<String, String> env = Map.of("TICKETS_TOKEN", SHARED, "K1", "k-one", "K2", "k-two", "K3", "k-three");
+        ToolProperties p = fromYaml("      Globex: { env: K1 }\n      acme_eu: { env: K2 }\n      acme.eu:\n"
+                + "        env: K3\n        header: X-Key\n        prefix: ''\n");
+        assertThat(p.credentials().tenants()).containsOnlyKeys("Globex.env", "acme_eu.env", "acme.eu.env",
+                "acme.eu.header", "acme.eu.prefix");
+        assertThat(new HttpAdapterFactory(Duration.ofSeconds(60), env::get, new ObjectMapper()).build("tickets", p)
+                .toString()).contains("tenant Globex Authorization: ****", "tenant acme.eu X-Key: ****",
+                "tenant acme_eu Authorization: ****").doesNotContain("k-one", "k-two", "k-three");
+
+        ToolProperties typo = fromYaml("      acme: { evn: K1 }\n");
+        assertThatThrownBy(() -> new HttpAdapterFactory(Duration.ofSeconds(60), env::get, new ObjectMapper())
+                .build("tickets", typo)).hasMessageContaining("toolonce.executor.tools.tickets.credentials.tenants.acme.evn "
+                + "is not a tenant's credential field");
     }
 
     @Test

@@ -22,6 +22,10 @@ import tools.jackson.databind.ObjectMapper;
 /** The generic adapter against a scripted local HTTP server. */
 class HttpToolAdapterTest {
     private static final String SECRET = "sk_live_very_secret_123";
+    private static final String GLOBEX_SECRET = "sk_live_globex_own_456";
+    private static final String INITECH_SECRET = "initech-key-789";
+    private static final Map<String, String> ENVIRONMENT = Map.of("PAYMENTS_API_KEY", SECRET,
+            "PAYMENTS_GLOBEX_KEY", GLOBEX_SECRET, "PAYMENTS_INITECH_KEY", INITECH_SECRET);
     private static final String NONE = "<none>";
 
     /** What the server saw. */
@@ -77,8 +81,8 @@ class HttpToolAdapterTest {
         p.put("operations.charge.compensation.body", "{\"charge\": \"{externalId}\"}");
         p.putAll(extra);
         p.values().removeIf(NONE::equals);
-        return new HttpAdapterFactory(Duration.ofSeconds(60), env -> "PAYMENTS_API_KEY".equals(env) ? SECRET : null,
-                new ObjectMapper()).build("payments", Calls.tool("payments", p));
+        return new HttpAdapterFactory(Duration.ofSeconds(60), ENVIRONMENT::get, new ObjectMapper())
+                .build("payments", Calls.tool("payments", p));
     }
 
     private static ToolCall charge() {
@@ -175,6 +179,77 @@ class HttpToolAdapterTest {
         assertThat(applied.toString()).doesNotContain(SECRET);
         assertThat(a.toString()).doesNotContain(SECRET).contains("Authorization: ****");
         assertThat(outcome(a, 401, "{}", null).toString()).doesNotContain(SECRET);
+    }
+
+    /** globex has a key of its own in the shared header; initech one in a header of its own, without prefix. */
+    private HttpToolAdapter perTenant() {
+        return payments(Map.of("credentials.tenants.globex.env", "PAYMENTS_GLOBEX_KEY",
+                "credentials.tenants.initech.env", "PAYMENTS_INITECH_KEY",
+                "credentials.tenants.initech.header", "X-Api-Key", "credentials.tenants.initech.prefix", ""));
+    }
+
+    private static ToolCall chargeOf(String tenant) {
+        return Calls.call(tenant, "payments", "charge", "order-1", "{\"amount\":1000,\"currency\":\"EUR\"}");
+    }
+
+    @Test
+    void eachCallIsSentWithItsTenantsOwnCredentialOrElseTheSharedOne() {
+        HttpToolAdapter a = perTenant();
+        a.execute(chargeOf("globex"));
+        assertThat(last().headers()).containsEntry("authorization", "Bearer " + GLOBEX_SECRET);
+        a.execute(chargeOf("acme"));
+        assertThat(last().headers()).as("a tenant not listed: the shared credential")
+                .containsEntry("authorization", "Bearer " + SECRET);
+        a.execute(chargeOf("initech"));
+        assertThat(last().headers()).as("its own header and prefix").containsEntry("x-api-key", INITECH_SECRET)
+                .doesNotContainKey("authorization");
+
+        status = 404;
+        a.lookup(chargeOf("globex"));
+        assertThat(last().headers()).as("lookups too").containsEntry("authorization", "Bearer " + GLOBEX_SECRET);
+        status = 201;
+        answer = "{\"id\":\"re_1\"}";
+        a.compensate(Calls.committed(chargeOf("globex"), "ch_1"));
+        assertThat(last().uri()).isEqualTo("/v1/refunds");
+        assertThat(last().headers()).as("and compensations").containsEntry("authorization", "Bearer " + GLOBEX_SECRET);
+    }
+
+    @Test
+    void aRefusedOwnCredentialPausesTheToolForItsTenantAndTheSharedOneForEveryTenant() {
+        HttpToolAdapter a = perTenant();
+        status = 401;
+        answer = "{}";
+        assertThat((ToolOutcome.Rejected) a.execute(chargeOf("globex")))
+                .extracting(ToolOutcome.Rejected::code, ToolOutcome.Rejected::pause)
+                .containsExactly("TOOL_UNAUTHORIZED", ToolOutcome.Pause.TENANT);
+        assertThat(((ToolOutcome.Rejected) a.execute(chargeOf("acme"))).pause()).isEqualTo(ToolOutcome.Pause.EVERY_TENANT);
+        status = 403;
+        assertThat(((ToolOutcome.Rejected) a.execute(chargeOf("initech"))).pause()).isEqualTo(ToolOutcome.Pause.TENANT);
+        assertThat(((ToolOutcome.Rejected) a.compensate(Calls.committed(chargeOf("globex"), "ch_1"))).pause())
+                .isEqualTo(ToolOutcome.Pause.TENANT);
+        assertThat(((ToolOutcome.Rejected) payments(Map.of("credentials.header", NONE, "credentials.env", NONE,
+                "credentials.prefix", NONE)).execute(chargeOf("globex"))).pause())
+                .as("a tool without credentials: nothing is a tenant's own").isEqualTo(ToolOutcome.Pause.EVERY_TENANT);
+    }
+
+    @Test
+    void everySecretOfTheToolIsRedactedWhicheverTenantsCallTheAnswerComesFrom() {
+        HttpToolAdapter a = perTenant();
+        for (String tenant : List.of("acme", "globex", "initech")) {
+            status = 400;
+            answer = "{\"error\":\"keys " + SECRET + " " + GLOBEX_SECRET + " " + INITECH_SECRET + "\"}";
+            assertThat(a.execute(chargeOf(tenant)).toString()).as(tenant)
+                    .doesNotContain(SECRET, GLOBEX_SECRET, INITECH_SECRET).contains("keys **** **** ****");
+            status = 201;
+            answer = "{\"id\":\"ch_3\",\"echo\":\"" + GLOBEX_SECRET + "\"}";
+            assertThat(a.execute(chargeOf(tenant))).as(tenant)
+                    .isEqualTo(new ToolOutcome.Applied("ch_3", "{\"id\":\"ch_3\",\"echo\":\"****\"}"));
+            answer = "{\"id\":\"" + INITECH_SECRET + "\"}";
+            assertThat(((ToolOutcome.Applied) a.execute(chargeOf(tenant))).externalObjectId())
+                    .as("an id that is a secret is not used").isNull();
+        }
+        assertThat(a.toString()).doesNotContain(SECRET, GLOBEX_SECRET, INITECH_SECRET)
+                .contains("Authorization: ****", "tenant globex Authorization: ****", "tenant initech X-Api-Key: ****");
     }
 
     @Test

@@ -168,7 +168,7 @@ class CompensationLedgerIT {
     @Test
     void anOperatorCompensatesACallInReview() {
         ToolCall charge = claimOne(plan(new CallScope("acme", "payments", "charge", "k5"), "{\"amount\":1}").scope());
-        completion.record(charge, new ToolOutcome.Rejected("KEY_REUSED", "provider says reused", false, true));
+        completion.record(charge, ToolOutcome.Rejected.forReview("KEY_REUSED", "provider says reused"));
         assertThat(state(charge)).isEqualTo(CallState.NEEDS_REVIEW);
         assertThatThrownBy(() -> reviews.resolve(charge.scope(), ReviewService.Action.COMPENSATE, null, "op", null))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("external id");

@@ -81,7 +81,7 @@ class AttemptRulesTest {
         assertThat(finish(new ToolOutcome.Applied("x", null), c).to()).isEqualTo(CallState.COMMITTED);
         assertThat(finish(new ToolOutcome.Applied(null, null), c).to()).as("no id: still committed").isEqualTo(CallState.COMMITTED);
         assertThat(finish(new ToolOutcome.Rejected("TOOL_REJECTED", "no"), c).to()).isEqualTo(CallState.FAILED_FINAL);
-        assertThat(finish(new ToolOutcome.Rejected("PROVIDER_KEY_REUSED", "no", false, true), c).to())
+        assertThat(finish(ToolOutcome.Rejected.forReview("PROVIDER_KEY_REUSED", "no"), c).to())
                 .isEqualTo(CallState.NEEDS_REVIEW);
         Finish unknown = finish(new ToolOutcome.Indeterminate("timeout"), c);
         assertThat(unknown.to()).isEqualTo(CallState.UNKNOWN);

@@ -297,16 +297,35 @@ class EvidenceLedgerIT {
     }
 
     @Test
+    void aRefusedCredentialFailsTheCallAndPausesTheToolForTheTenantWhoseCredentialItWasOrForEveryTenant() {
+        ToolCall own = planAndClaim("payments", "own-key-refused");
+        completion.record(own, ToolOutcome.Rejected.credentialsRefused("TOOL_UNAUTHORIZED", "401", ToolOutcome.Pause.TENANT));
+        assertThat(current(own).state()).isEqualTo(CallState.FAILED_FINAL);
+        assertThat(pauses.paused(null)).extracting(r -> r.get("tool") + " " + r.get("tenant_id"))
+                .containsExactly("payments acme");
+
+        ToolCall shared = planAndClaim("email", "shared-key-refused");
+        completion.record(shared, ToolOutcome.Rejected.credentialsRefused("TOOL_UNAUTHORIZED", "403",
+                ToolOutcome.Pause.EVERY_TENANT));
+        assertThat(pauses.paused(null)).extracting(r -> r.get("tool") + " " + r.get("tenant_id"))
+                .containsExactly("email *", "payments acme");
+
+        ToolCall plain = planAndClaim("tickets", "rejected");
+        completion.record(plain, new ToolOutcome.Rejected("TOOL_REJECTED", "400"));
+        assertThat(pauses.paused(null)).as("a plain refusal pauses nothing").hasSize(2);
+    }
+
+    @Test
     void theReconcilerSkipsPausedToolsAndHonoursEachToolsSettleDelay() {
         ToolCall paused = planAndClaim("payments", "paused");
         completion.record(paused, new ToolOutcome.Indeterminate("timeout"));
-        tx.executeWithoutResult(s -> pauses.pause("payments", "401 in test"));
+        tx.executeWithoutResult(s -> pauses.pause("payments", PausedToolStore.EVERY_TENANT, "401 in test"));
         tools.lookups.add(new LookupOutcome.Found("ch_p", null));
         reconciler.tick();
         reconciler.tick();
         assertThat(current(paused).state()).isEqualTo(CallState.UNKNOWN);
         assertThat(tools.lookupCount).hasValue(0);
-        pauses.resume("payments", "operator");
+        pauses.resume("payments", PausedToolStore.EVERY_TENANT, "operator");
         await().atMost(Duration.ofSeconds(10)).until(() -> {
             reconciler.tick();
             return current(paused).state() == CallState.COMMITTED;
