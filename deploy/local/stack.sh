@@ -312,8 +312,8 @@ kafka_down() { stop_pid kafka kafka.Kafka; }
 # ---------------------------------------------------------------- services
 jar_of() { echo "$REPO_ROOT/$1/target/$1-$VERSION-exec.jar"; }
 SECURITY_JAR="$REPO_ROOT/security/target/security-$VERSION.jar"
-tokens_cli() { java -cp "$SECURITY_JAR" dev.toolonce.security.token.TokensMain "$@"; }
 SCHEMAS_JAR="$REPO_ROOT/schemas/target/schemas-$VERSION.jar"
+tokens_cli() { java -cp "$SECURITY_JAR:$SCHEMAS_JAR" dev.toolonce.security.token.TokensMain "$@"; }
 keys_cli() { java -cp "$SCHEMAS_JAR" dev.toolonce.schemas.signing.KeysMain "$@"; }
 
 # local_keys: the keyring holds a key named local-agents (intent, compensate, task) and one named local-executor

@@ -7,7 +7,8 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 TOOLONCE_HOME="${TOOLONCE_HOME:-$ROOT/.local}"
 JAR="$ROOT/security/target/security-0.1.0-SNAPSHOT.jar"
-[[ -f "$JAR" ]] || (cd "$ROOT" && mvn -q -B -DskipTests package -pl security)
+SCHEMAS_JAR="$ROOT/schemas/target/schemas-0.1.0-SNAPSHOT.jar" # the token file's format lives there (EntryFile)
+[[ -f "$JAR" && -f "$SCHEMAS_JAR" ]] || (cd "$ROOT" && mvn -q -B -DskipTests package -pl schemas,security)
 [[ $# -ge 1 ]] || { sed -n '2,3p' "$0" | sed 's/^# //'; exit 2; }
 cmd=$1; shift
-exec java -cp "$JAR" dev.toolonce.security.token.TokensMain "$cmd" --file "$TOOLONCE_HOME/tokens" "$@"
+exec java -cp "$JAR:$SCHEMAS_JAR" dev.toolonce.security.token.TokensMain "$cmd" --file "$TOOLONCE_HOME/tokens" "$@"
