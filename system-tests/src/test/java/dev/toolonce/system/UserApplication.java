@@ -17,7 +17,8 @@ import java.util.stream.Stream;
  */
 final class UserApplication {
     /** The starter and what it needs of this build, in dependency order; the parent POM goes first. */
-    private static final List<String> STARTER_AND_BELOW = List.of("schemas", "core", "ledger-jdbc", "security", "agent",
+    private static final List<String> STARTER_AND_BELOW = List.of("schemas", "core", "ledger-jdbc", "messaging", "security",
+            "agent",
             "toolonce-agent-spring-boot-starter");
     private static final long MAVEN_MINUTES = 10;
 
