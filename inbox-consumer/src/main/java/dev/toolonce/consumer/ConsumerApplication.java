@@ -1,4 +1,4 @@
-package dev.toolonce.agent;
+package dev.toolonce.consumer;
 
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.builder.SpringApplicationBuilder;

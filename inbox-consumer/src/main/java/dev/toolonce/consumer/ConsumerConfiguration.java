@@ -1,13 +1,10 @@
-package dev.toolonce.agent;
+package dev.toolonce.consumer;
 
 import dev.toolonce.agent.results.ResultListener;
-import java.util.LinkedHashMap;
+import dev.toolonce.security.web.Readiness;
 import java.util.Map;
-import org.springframework.beans.factory.annotation.Qualifier;
-import org.springframework.boot.health.contributor.HealthIndicator;
-import org.springframework.boot.health.contributor.Status;
+import org.springframework.boot.health.actuate.endpoint.HealthEndpoint;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.security.access.prepost.PreAuthorize;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -26,27 +23,17 @@ public class ConsumerConfiguration {
     @RestController
     static class ConsumerController {
         private final ResultListener listener;
-        private final Map<String, HealthIndicator> checks = new LinkedHashMap<>();
+        private final HealthEndpoint health;
 
-        /** The checks are the starter's readiness indicators, under the names {@code /ready} has always reported. */
-        ConsumerController(ResultListener listener,
-                           @Qualifier("agentDatabaseHealthIndicator") HealthIndicator database,
-                           @Qualifier("resultListenerHealthIndicator") HealthIndicator listeners) {
+        ConsumerController(ResultListener listener, HealthEndpoint health) {
             this.listener = listener;
-            checks.put("database", database);
-            checks.put("listeners", listeners);
+            this.health = health;
         }
 
-        /** 200 while the database answers and the results listener container runs; 503 naming what is wrong. */
+        /** The readiness group (the database answers, the results listener runs): 200, or 503 naming what is wrong. */
         @GetMapping("/ready")
         ResponseEntity<Map<String, Object>> ready() {
-            Map<String, Object> results = new LinkedHashMap<>();
-            checks.forEach((name, check) -> results.put(name, Status.UP.equals(check.health().getStatus())));
-            boolean ready = results.values().stream().allMatch(Boolean.TRUE::equals);
-            Map<String, Object> body = new LinkedHashMap<>();
-            body.put("status", ready ? "ready" : "not ready");
-            body.put("checks", results);
-            return ResponseEntity.status(ready ? HttpStatus.OK : HttpStatus.SERVICE_UNAVAILABLE).body(body);
+            return Readiness.of(health, Map.of());
         }
 
         /** The {@code toolonce.agent.results} counters by outcome, since start-up. */

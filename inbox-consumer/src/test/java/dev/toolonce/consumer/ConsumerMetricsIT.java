@@ -1,4 +1,4 @@
-package dev.toolonce.agent;
+package dev.toolonce.consumer;
 
 import static dev.toolonce.schemas.PrometheusText.sum;
 import static org.assertj.core.api.Assertions.assertThat;

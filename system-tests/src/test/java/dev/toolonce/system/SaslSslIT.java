@@ -93,7 +93,7 @@ class SaslSslIT {
         ServiceProcess executor = start("sasl-tool-executor", "dev.toolonce.executor.ExecutorApplication",
                 withSettings(SystemStack.notAnAgent(env), springKafka(SecureKafka.EXECUTOR)),
                 List.of("--server.port=" + executorPort));
-        ServiceProcess consumer = start("sasl-inbox-consumer", "dev.toolonce.agent.ConsumerApplication",
+        ServiceProcess consumer = start("sasl-inbox-consumer", "dev.toolonce.consumer.ConsumerApplication",
                 withSettings(env, springKafka(SecureKafka.CONSUMER)), List.of("--server.port=" + consumerPort));
         sandbox.awaitHttpOk(sandboxUrl + "/ready", START);
         executor.awaitHttpOk("http://127.0.0.1:" + executorPort + "/ready", START);

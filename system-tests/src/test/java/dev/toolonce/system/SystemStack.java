@@ -69,7 +69,7 @@ final class SystemStack {
                 "--toolonce.relay.sources[1].table=agent.outbox_event");
         sandbox = start("sandbox-tools", "dev.toolonce.sandbox.SandboxApplication", sandboxPort, sandboxUrl);
         executor = start("tool-executor", "dev.toolonce.executor.ExecutorApplication", executorPort, executorUrl);
-        consumer = start("inbox-consumer", "dev.toolonce.agent.ConsumerApplication", consumerPort, consumerUrl);
+        consumer = start("inbox-consumer", "dev.toolonce.consumer.ConsumerApplication", consumerPort, consumerUrl);
         startRelay();
     }
 
@@ -94,7 +94,7 @@ final class SystemStack {
     }
 
     private ServiceProcess start(String name, String main, int port, String url) {
-        Map<String, String> serviceEnv = main.equals("dev.toolonce.agent.ConsumerApplication") ? env : notAnAgent(env);
+        Map<String, String> serviceEnv = main.equals("dev.toolonce.consumer.ConsumerApplication") ? env : notAnAgent(env);
         return ServiceProcess.start(name, main, serviceEnv, List.of("--server.port=" + port, "--SANDBOX_PORT=" + port))
                 .awaitHttpOk(url + "/ready", Duration.ofSeconds(120));
     }
@@ -107,7 +107,7 @@ final class SystemStack {
     /** Starts the agent-side process again on its port and waits until it is ready. */
     void startConsumer() {
         int port = Integer.parseInt(consumerUrl.substring(consumerUrl.lastIndexOf(':') + 1));
-        consumer = start("inbox-consumer", "dev.toolonce.agent.ConsumerApplication", port, consumerUrl);
+        consumer = start("inbox-consumer", "dev.toolonce.consumer.ConsumerApplication", port, consumerUrl);
     }
 
     /**
