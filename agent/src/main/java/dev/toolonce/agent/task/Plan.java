@@ -90,8 +90,6 @@ public record Plan(String tenantId, String taskId, List<StepSpec> steps) {
         try {
             new CallScope(tenantId, s.tool(), DryRun.of(s.operation()),
                     StepKeys.dryRunKey(tenantId, taskId, s.stepId(), 1));
-        } catch (PlanRefusedException e) {
-            throw e;
         } catch (IllegalArgumentException e) {
             throw new PlanRefusedException("step '" + s.stepId() + "': its dry run cannot be named: " + e.getMessage());
         }

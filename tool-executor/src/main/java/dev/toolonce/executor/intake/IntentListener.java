@@ -38,7 +38,7 @@ public final class IntentListener {
                     tx.executeWithoutResult(s -> batch.forEach(a -> done.add(intake.record(a))));
                     done.forEach(stats::count);
                 },
-                deadLetters, databaseAnswers, (record, decoded, code, message) -> stats.deadLettered(), meters);
+                deadLetters, databaseAnswers, (record, decoded, code, message) -> { }, meters);
     }
 
     private static Decoded<ParsedIntent.Accepted> decode(IntentParser parser, ConsumerRecord<byte[], byte[]> r) {

@@ -62,10 +62,6 @@ public final class ExecutorStats {
                 .publishPercentileHistogram().register(registry)).record(took);
     }
 
-    public void deadLettered() {
-        counter("toolonce.intake.dead_lettered", "code", "any").increment();
-    }
-
     public void lostGuard() {
         counter("toolonce.guards.lost", "guard", "fence").increment();
     }
@@ -112,10 +108,16 @@ public final class ExecutorStats {
                 k -> Counter.builder(name).tag(tag, value).register(registry));
     }
 
-    /** Every counter as {@code name{tag=value} -> count}, sorted. */
+    /**
+     * Every counter as {@code name{tag=value} -> count}, sorted; with the dead letters of the executor's consumers as
+     * the shared error path counts them, after each send ({@code toolonce.consumer.dead_lettered{consumer=…,code=…}}).
+     */
     public Map<String, Long> snapshot() {
         Map<String, Long> out = new TreeMap<>();
         counters.forEach((k, c) -> out.put(k.replace("|", "{") + "}", (long) c.count()));
+        registry.find("toolonce.consumer.dead_lettered").counters().forEach(c -> out.merge(
+                "toolonce.consumer.dead_lettered{consumer=" + c.getId().getTag("consumer") + ",code="
+                        + c.getId().getTag("code") + "}", (long) c.count(), Long::sum));
         return out;
     }
 }
