@@ -177,9 +177,14 @@ build_service() {
   # --timestamp: every file and the image's creation time are the commit's, so the same inputs give the same digest;
   # --format docker: the OCI format has no HEALTHCHECK (podman drops it); the labels are the same in both
   nice -n 10 podman build --quiet --format docker --layers --timestamp "$EPOCH" -f "$HERE/Containerfile" \
-      --build-arg BASE="$BASE" --build-arg SERVICE="$name" --build-arg PORT="${IMAGE_PORT[$name]}" \
-      --build-arg VERSION="$VERSION" --build-arg REVISION="$REVISION" --build-arg CREATED="$CREATED" \
-      --build-arg INPUTS="$inputs" -t "$image:$VERSION" -t "$image:$SHORT" "$WORK/$name/layers" >"$WORK/$name/build.log" 2>&1 ||
+      --build-arg BASE="$BASE" --build-arg PORT="${IMAGE_PORT[$name]}" \
+      --label org.opencontainers.image.title="toolonce-$name" \
+      --label org.opencontainers.image.description="ToolOnce $name: effectively-once tool calls for AI agents" \
+      --label org.opencontainers.image.vendor=ToolOnce --label org.opencontainers.image.version="$VERSION" \
+      --label org.opencontainers.image.revision="$REVISION" --label org.opencontainers.image.created="$CREATED" \
+      --label org.opencontainers.image.base.name="$BASE" --label dev.toolonce.service="$name" \
+      --label dev.toolonce.config=/etc/toolonce --label dev.toolonce.probes="/ready /actuator/health/readiness /actuator/health/liveness" \
+      --label dev.toolonce.image.inputs="$inputs" -t "$image:$VERSION" -t "$image:$SHORT" "$WORK/$name/layers" >"$WORK/$name/build.log" 2>&1 ||
     { cat "$WORK/$name/build.log" >&2; die "podman build of $name failed"; }
   log "$name: built $image:$VERSION (:$SHORT) in $((SECONDS - started)) s"
 }
