@@ -203,7 +203,8 @@ done
 
 listen_exec="$(ss -Hltn "sport = :$EXECUTOR_PORT" | awk '{ print $4 }')"
 listen_cons="$(ss -Hltn "sport = :$CONSUMER_PORT" | awk '{ print $4 }')"
-check "executor listens on loopback only by default ($listen_exec)" test "$listen_exec" = "127.0.0.1:$EXECUTOR_PORT"
+check "executor listens on loopback only by default ($listen_exec)" \
+  test "$listen_exec" = "127.0.0.1:$EXECUTOR_PORT" -o "$listen_exec" = "[::ffff:127.0.0.1]:$EXECUTOR_PORT"
 check "consumer listens on every interface with SERVER_ADDRESS=0.0.0.0 ($listen_cons)" \
   test "$listen_cons" = "0.0.0.0:$CONSUMER_PORT" -o "$listen_cons" = "*:$CONSUMER_PORT"
 
