@@ -8,7 +8,7 @@
 #          with 'podman import'. No image registry is reachable from these machines, so nothing is pulled. Rebuilt
 #          only when its recipe below changes, or with --rebuild-base (to take Debian's security updates).
 # 2. one image per service, localhost/toolonce/<service>:<version> and :<git short sha>, from deploy/images/
-#          Containerfile: the exec jar's Spring Boot layers, USER 10001, /etc/toolonce for mounted configuration,
+#          Containerfile: the exec jar's Spring Boot layers as two image layers, USER 10001, /etc/toolonce for mounted configuration,
 #          container-aware JVM flags, HEALTHCHECK on /ready, OCI labels. Skipped when an image of exactly these
 #          inputs (jar digest, Containerfile, base, revision) exists.
 #
@@ -148,7 +148,8 @@ ensure_jars() {
 extract() {
   local name=$1 jar dir digest; jar="$(jar_of "$1")"; dir="$WORK/$name"
   digest="$(sha256sum "$jar" | cut -d' ' -f1)"
-  if [[ -f "$dir/jar.sha256" && "$(<"$dir/jar.sha256")" == "$digest" && -f "$dir/layers/application/app.jar" ]]; then
+  if [[ -f "$dir/jar.sha256" && "$(<"$dir/jar.sha256")" == "$digest" && -f "$dir/layers/application/app.jar" \
+        && ! -e "$dir/layers/spring-boot-loader" ]]; then
     JAR_DIGEST=$digest; return 0
   fi
   rm -rf "$dir"; mkdir -p "$dir"
@@ -156,6 +157,9 @@ extract() {
     { cat "$dir/extract.log" >&2; die "cannot extract the layers of $jar"; }
   local l
   for l in dependencies spring-boot-loader snapshot-dependencies application; do mkdir -p "$dir/layers/$l"; done
+  # two layers in the image: what seldom changes, and what changes with the code (snapshot jars, loader, classes)
+  cp -a "$dir/layers/snapshot-dependencies/." "$dir/layers/spring-boot-loader/." "$dir/layers/application/"
+  rm -rf "$dir/layers/snapshot-dependencies" "$dir/layers/spring-boot-loader"
   mv "$dir/layers/application/$(basename "$jar")" "$dir/layers/application/app.jar"
   # every file owned by root, readable by all, writable by none but root: the service cannot change its own code
   chmod -R u=rwX,go=rX "$dir/layers"
@@ -174,7 +178,8 @@ build_service() {
     log "$name: up to date ($image:$VERSION, :$SHORT)"
     return 0
   fi
-  # --timestamp: every file and the image's creation time are the commit's, so the same inputs give the same digest;
+  # --timestamp: every file and the image's creation time are the commit's, so the same inputs give the same layer
+  # digests (the image ID still differs: buildah's history entries);
   # --format docker: the OCI format has no HEALTHCHECK (podman drops it); the labels are the same in both
   nice -n 10 podman build --quiet --format docker --layers --timestamp "$EPOCH" -f "$HERE/Containerfile" \
       --build-arg BASE="$BASE" --build-arg PORT="${IMAGE_PORT[$name]}" \
