@@ -8,7 +8,8 @@ declare -A IMAGE_PORT=([sandbox-tools]=18080 [tool-executor]=18081 [outbox-relay
 # podman's defaults do not work on these machines: crun fails on a hybrid cgroup hierarchy ('runc' works), and the
 # default ulimits exceed what the VM lets a container set (no CAP_SYS_RESOURCE). Unless the caller names a
 # configuration of their own (CONTAINERS_CONF), podman runs with this one: runc, and the host's own hard limits
-# (open files at most 65536, processes at most kernel.pid_max). CONTAINERS_CONF replaces podman's other containers.conf files for these commands only.
+# (open files at most 65536, processes at most kernel.pid_max). CONTAINERS_CONF replaces podman's other
+# containers.conf files, for these commands only.
 containers_conf() { # DIR
   if [[ -n "${CONTAINERS_CONF:-}" ]]; then return 0; fi
   mkdir -p "$1"
