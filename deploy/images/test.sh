@@ -67,7 +67,8 @@ cleanup() {
   fi
   for c in "${CONTAINERS[@]}"; do podman rm -f -t 5 "$c" >/dev/null 2>&1 || true; done
   "$STACK" infra-down >/dev/null 2>&1 || true
-  rm -rf "$ETC" "$IT/other"    # signing keys and token hashes of this run
+  # the signing keys, tokens and token hashes of this run; the logs stay
+  rm -rf "$ETC" "$IT/other" "$IT/etc-nokeyring" "$IT/etc-badtool" "$IT"/*.token
   log "container logs: $IT/logs"
   return "$rc"
 }
