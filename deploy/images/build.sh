@@ -8,8 +8,8 @@
 #          with 'podman import'. No image registry is reachable from these machines, so nothing is pulled. Rebuilt
 #          only when its recipe below changes, or with --rebuild-base (to take Debian's security updates).
 # 2. one image per service, localhost/toolonce/<service>:<version> and :<git short sha>, from deploy/images/
-#          Containerfile: the exec jar's Spring Boot layers as two image layers, USER 10001, /etc/toolonce for mounted configuration,
-#          container-aware JVM flags, HEALTHCHECK on /ready, OCI labels. Skipped when an image of exactly these
+#          Containerfile: the exec jar's Spring Boot layers as two image layers, USER 10001, /etc/toolonce for
+#          mounted configuration, container-aware JVM flags, HEALTHCHECK on /ready, OCI labels. Skipped when an image of exactly these
 #          inputs (jar digest, Containerfile, base, revision) exists.
 #
 # --test runs deploy/images/test.sh afterwards (the images under podman against a PostgreSQL and Kafka of its own).
@@ -90,7 +90,8 @@ rm -f "$1/etc/machine-id" "$1/etc/hostname" "$1/etc/resolv.conf"'
 
 base_recipe() {
   printf '%s\n' "suite=$BASE_SUITE" "variant=essential" "include=$BASE_PACKAGES" "excludes=${BASE_DPKG_EXCLUDES[*]}" \
-    "merged-usr=hooks/merged-usr" "essential-hook=$BASE_ESSENTIAL_HOOK" "hook=$BASE_HOOK" "changes=$(base_changes | tr '\n' ' ')"
+    "merged-usr=hooks/merged-usr" "essential-hook=$BASE_ESSENTIAL_HOOK" "hook=$BASE_HOOK" \
+    "changes=$(base_changes | tr '\n' ' ')"
 }
 base_changes() {
   printf '%s\n' "USER 10001" "WORKDIR /opt/toolonce" "ENV LANG=C.UTF-8" \
@@ -114,8 +115,10 @@ build_base() {
   # SOURCE_DATE_EPOCH: the same packages give the same tarball (mmdebstrap clamps every time stamp to it)
   SOURCE_DATE_EPOCH="$(git -C "$REPO_ROOT" log -1 --format=%ct -- deploy/images/build.sh 2>/dev/null || true)"
   [[ -n "$SOURCE_DATE_EPOCH" ]] || SOURCE_DATE_EPOCH=1767225600
-  SOURCE_DATE_EPOCH="$SOURCE_DATE_EPOCH" nice -n 10 mmdebstrap --verbose --format=tar --variant=essential --include="$BASE_PACKAGES" \
-      --aptopt='Acquire::Check-Valid-Until "false"' --hook-dir=/usr/share/mmdebstrap/hooks/merged-usr "${opts[@]}" --essential-hook="$BASE_ESSENTIAL_HOOK" --customize-hook="$BASE_HOOK" \
+  SOURCE_DATE_EPOCH="$SOURCE_DATE_EPOCH" nice -n 10 mmdebstrap --verbose --format=tar --variant=essential \
+      --include="$BASE_PACKAGES" --aptopt='Acquire::Check-Valid-Until "false"' \
+      --hook-dir=/usr/share/mmdebstrap/hooks/merged-usr "${opts[@]}" \
+      --essential-hook="$BASE_ESSENTIAL_HOOK" --customize-hook="$BASE_HOOK" \
       "$BASE_SUITE" "$tar.tmp" >"$WORK/mmdebstrap.log" 2>&1 ||
     { tail -n 30 "$WORK/mmdebstrap.log" >&2; die "mmdebstrap failed (log: $WORK/mmdebstrap.log)"; }
   mv -f "$tar.tmp" "$tar"
@@ -170,9 +173,11 @@ extract() {
 build_service() {
   local name=$1 image="localhost/toolonce/$1" started=$SECONDS inputs have
   extract "$name"
-  inputs="$(printf '%s\n' "$JAR_DIGEST" "$(sha256sum "$HERE/Containerfile")" "$BASE" "$(podman image inspect --format '{{.Id}}' "$BASE")" \
-    "$REVISION" "$CREATED" "${IMAGE_PORT[$name]}" | sha256sum | cut -c1-16)"
-  have="$(podman image inspect --format '{{index .Config.Labels "dev.toolonce.image.inputs"}}' "$image:$VERSION" 2>/dev/null || true)"
+  inputs="$(printf '%s\n' "$JAR_DIGEST" "$(sha256sum "$HERE/Containerfile")" "$BASE" \
+    "$(podman image inspect --format '{{.Id}}' "$BASE")" "$REVISION" "$CREATED" "${IMAGE_PORT[$name]}" \
+    | sha256sum | cut -c1-16)"
+  have="$(podman image inspect --format '{{index .Config.Labels "dev.toolonce.image.inputs"}}' "$image:$VERSION" \
+    2>/dev/null || true)"
   if [[ "$have" == "$inputs" ]]; then
     podman tag "$image:$VERSION" "$image:$SHORT"
     log "$name: up to date ($image:$VERSION, :$SHORT)"
@@ -188,8 +193,10 @@ build_service() {
       --label org.opencontainers.image.vendor=ToolOnce --label org.opencontainers.image.version="$VERSION" \
       --label org.opencontainers.image.revision="$REVISION" --label org.opencontainers.image.created="$CREATED" \
       --label org.opencontainers.image.base.name="$BASE" --label dev.toolonce.service="$name" \
-      --label dev.toolonce.config=/etc/toolonce --label dev.toolonce.probes="/ready /actuator/health/readiness /actuator/health/liveness" \
-      --label dev.toolonce.image.inputs="$inputs" -t "$image:$VERSION" -t "$image:$SHORT" "$WORK/$name/layers" >"$WORK/$name/build.log" 2>&1 ||
+      --label dev.toolonce.config=/etc/toolonce \
+      --label dev.toolonce.probes="/ready /actuator/health/readiness /actuator/health/liveness" \
+      --label dev.toolonce.image.inputs="$inputs" -t "$image:$VERSION" -t "$image:$SHORT" "$WORK/$name/layers" \
+      >"$WORK/$name/build.log" 2>&1 ||
     { cat "$WORK/$name/build.log" >&2; die "podman build of $name failed"; }
   log "$name: built $image:$VERSION (:$SHORT) in $((SECONDS - started)) s"
 }

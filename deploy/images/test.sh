@@ -198,7 +198,8 @@ for svc in "${IMAGE_SERVICES[@]}"; do
   check "$svc: PID 1 runs as uid 10001 (got $uid), image USER $(podman inspect --format '{{.Config.User}}' "$c")" \
     test "$uid" = 10001 -a "$(podman inspect --format '{{.Config.User}}' "$c")" = 10001
   check "$svc: HEALTHCHECK passes (podman healthcheck run)" podman healthcheck run "$c"
-  labels="$(podman image inspect --format '{{index .Config.Labels "org.opencontainers.image.version"}} {{index .Config.Labels "org.opencontainers.image.revision"}}' "localhost/toolonce/$svc:$VERSION")"
+  labels="$(podman image inspect "localhost/toolonce/$svc:$VERSION" --format \
+    '{{index .Config.Labels "org.opencontainers.image.version"}} {{index .Config.Labels "org.opencontainers.image.revision"}}')"
   check "$svc: labels version and revision = $labels" test "$labels" = "$VERSION $revision"
 done
 
@@ -228,7 +229,8 @@ check "executor: a token added to the mounted file after the start is accepted (
 heap="$(curl -s -m 5 -H "Authorization: Bearer $(<"$IT/admin.token")" \
   "$executor/actuator/metrics/jvm.memory.max?tag=area:heap" | sed -n 's/.*"value":\([0-9.E+]*\).*/\1/p')"
 heap_mib="$(awk -v v="$heap" 'BEGIN { printf "%d", v / 1048576 }')"
-check "executor: heap max ${heap_mib} MiB under --memory 512m (60 % = 307 MiB; host RAM $(free -m | awk '/^Mem:/{print $2}') MiB)" \
+host_mib="$(free -m | awk '/^Mem:/ { print $2 }')"
+check "executor: heap max ${heap_mib} MiB under --memory 512m (60 % = 307 MiB; host RAM $host_mib MiB)" \
   test "$heap_mib" -ge 280 -a "$heap_mib" -le 320
 exec_log="$(podman logs "${NAME[tool-executor]}" 2>&1)"
 check "executor: the mounted tool YAML's tool is ready (log: tool ready: HttpToolAdapter[imagecheck, …])" \
