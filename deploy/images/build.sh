@@ -120,7 +120,7 @@ build_base() {
       --hook-dir=/usr/share/mmdebstrap/hooks/merged-usr "${opts[@]}" \
       --essential-hook="$BASE_ESSENTIAL_HOOK" --customize-hook="$BASE_HOOK" \
       "$BASE_SUITE" "$tar.tmp" >"$WORK/mmdebstrap.log" 2>&1 ||
-    { tail -n 30 "$WORK/mmdebstrap.log" >&2; die "mmdebstrap failed (log: $WORK/mmdebstrap.log)"; }
+    { rm -f "$tar.tmp"; tail -n 30 "$WORK/mmdebstrap.log" >&2; die "mmdebstrap failed (log: $WORK/mmdebstrap.log)"; }
   mv -f "$tar.tmp" "$tar"
   while IFS= read -r p; do changes+=(--change "$p"); done < <(base_changes)
   podman import --quiet "${changes[@]}" --message "toolonce base: Debian $BASE_SUITE, $BASE_PACKAGES, user toolonce 10001" \

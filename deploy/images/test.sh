@@ -67,6 +67,7 @@ cleanup() {
   fi
   for c in "${CONTAINERS[@]}"; do podman rm -f -t 5 "$c" >/dev/null 2>&1 || true; done
   "$STACK" infra-down >/dev/null 2>&1 || true
+  rm -rf "$TOOLONCE_HOME"      # the PostgreSQL cluster and Kafka log of this run
   # the signing keys, tokens and token hashes of this run; the logs stay
   rm -rf "$ETC" "$IT/other" "$IT/etc-nokeyring" "$IT/etc-badtool" "$IT"/*.token
   log "container logs: $IT/logs"
