@@ -1,0 +1,273 @@
+#!/usr/bin/env bash
+# ./toolonce images --test: the images, run for real. Builds them (unless --no-build), starts a private PostgreSQL and
+# Kafka broker (deploy/local/stack.sh infra-up in a TOOLONCE_HOME of its own, ports IMAGES_IT_PORT..+6, default
+# 23480..23486), runs the four images under podman with host networking and the configuration mounted at
+# /etc/toolonce, and checks:
+#   - every container runs as uid 10001 (PID 1's real uid, and the image's USER), becomes ready on /ready and
+#     healthy by its own HEALTHCHECK, and carries the OCI labels of this revision; loopback unless SERVER_ADDRESS;
+#   - anonymous requests are refused with 401 (executor, relay, consumer); a token of the mounted tokens file is
+#     accepted, a token of another file is not, and a token added to the mounted file afterwards is accepted;
+#   - the executor's heap follows the container's memory limit (-XX:MaxRAMPercentage=60 of --memory 512m);
+#   - the executor reads the mounted tool YAML (a tool of its own, its credential from the environment, the secret in
+#     no log line), refuses to start with a broken one naming the tool, and refuses to start without the keyring;
+#   - the demo workload, signed with the mounted keyring, runs through the four containers:
+#     duplicate_side_effects=0 lost=0 stuck=0;
+#   - the executor stops on SIGTERM (podman stop) by itself, within its grace period.
+# Prints one line per check and 'N passed, N failed'; exits 1 if any failed. Removes its containers and stops its
+# PostgreSQL and Kafka (--keep leaves them, and prints how to remove them). Takes a few minutes on 2 cores.
+set -euo pipefail
+
+REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+HERE="$REPO_ROOT/deploy/images"
+WORK="$HERE/target"
+# shellcheck source=deploy/images/lib.sh
+source "$HERE/lib.sh"
+
+BUILD=1 KEEP=0
+for arg in "$@"; do
+  case "$arg" in
+    --no-build) BUILD=0 ;;
+    --keep) KEEP=1 ;;
+    -h|--help) sed -n '2,18p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "unknown argument: $arg (try --help)" >&2; exit 2 ;;
+  esac
+done
+
+log() { echo "[images-test] $*"; }
+die() { echo "[images-test] ERROR: $*" >&2; exit 1; }
+
+base=${IMAGES_IT_PORT:-23480}
+export PG_PORT=$base KAFKA_PORT=$((base + 1)) KAFKA_CONTROLLER_PORT=$((base + 2))
+SANDBOX_PORT=$((base + 3)) EXECUTOR_PORT=$((base + 4)) RELAY_PORT=$((base + 5)) CONSUMER_PORT=$((base + 6))
+declare -A SVC_PORT=([sandbox-tools]=$SANDBOX_PORT [tool-executor]=$EXECUTOR_PORT [outbox-relay]=$RELAY_PORT
+  [inbox-consumer]=$CONSUMER_PORT)
+# the local stack.sh, pointed at a home and ports of this test's own
+export TOOLONCE_HOME="$WORK/it-home"
+STACK="$REPO_ROOT/deploy/local/stack.sh"
+IT="$WORK/it"
+ETC="$IT/etc"               # mounted read-only at /etc/toolonce
+RUN_ID="it$$"
+CONTAINERS=()
+PASSED=0 FAILED=0
+
+ok() { PASSED=$((PASSED + 1)); echo "ok   - $*"; }
+fail() { FAILED=$((FAILED + 1)); echo "FAIL - $*"; }
+check() { # DESCRIPTION COMMAND...: ok when the command succeeds
+  local what=$1; shift
+  if "$@"; then ok "$what"; else fail "$what"; fi
+}
+
+cleanup() {
+  local c rc=$?
+  mkdir -p "$IT/logs"
+  for c in "${CONTAINERS[@]}"; do podman logs "$c" >"$IT/logs/$c.log" 2>&1 || true; done
+  if (( KEEP )); then
+    log "kept: containers ${CONTAINERS[*]} (podman rm -f ...), infra (TOOLONCE_HOME=$TOOLONCE_HOME $STACK infra-down)"
+    return "$rc"
+  fi
+  for c in "${CONTAINERS[@]}"; do podman rm -f -t 5 "$c" >/dev/null 2>&1 || true; done
+  "$STACK" infra-down >/dev/null 2>&1 || true
+  rm -rf "$TOOLONCE_HOME"      # the PostgreSQL cluster and Kafka log of this run
+  # the signing keys, tokens and token hashes of this run; the logs stay
+  rm -rf "$ETC" "$IT/other" "$IT/etc-nokeyring" "$IT/etc-badtool" "$IT"/*.token
+  log "container logs: $IT/logs"
+  return "$rc"
+}
+
+http_code() { # URL [TOKEN]
+  local auth=()
+  [[ -n "${2:-}" ]] && auth=(-H "Authorization: Bearer $2")
+  curl -s -o /dev/null -m 5 -w '%{http_code}' "${auth[@]}" "$1" || true
+}
+
+# run_container SERVICE NAME [podman run options...] -- [service arguments...]: detached, host network, /etc/toolonce
+run_container() {
+  local svc=$1 name=$2; shift 2
+  local opts=() args=()
+  while (( $# )) && [[ $1 != -- ]]; do opts+=("$1"); shift; done
+  (( $# )) && shift
+  args=("$@")
+  CONTAINERS+=("$name")
+  podman run -d --name "$name" --network host --memory 512m \
+    -e TOOLONCE_PG_URL="jdbc:postgresql://127.0.0.1:$PG_PORT/toolonce" -e KAFKA_BOOTSTRAP="127.0.0.1:$KAFKA_PORT" \
+    -e SANDBOX_URL="http://127.0.0.1:$SANDBOX_PORT" -e SERVER_PORT="${SVC_PORT[$svc]}" \
+    -v "$ETC:/etc/toolonce:ro" "${opts[@]}" "localhost/toolonce/$svc:$VERSION" "${args[@]}" >/dev/null 2>>"$IT/podman.log"
+}
+
+wait_ready() { # SERVICE NAME
+  local url="http://127.0.0.1:${SVC_PORT[$1]}/ready" deadline=$((SECONDS + 150)) start=$SECONDS
+  until [[ "$(http_code "$url")" == 200 ]]; do
+    if [[ "$(podman inspect --format '{{.State.Running}}' "$2")" != true ]] || (( SECONDS >= deadline )); then
+      podman logs --tail 40 "$2" >&2 || true
+      fail "$1 ready at /ready"
+      return 1
+    fi
+    sleep 1
+  done
+  ok "$1 ready at $url after $((SECONDS - start)) s"
+}
+
+# refused_start SERVICE ETC_DIR TEXT [podman options...]: the container exits non-zero by itself, its log naming TEXT
+refused_start() {
+  local svc=$1 etc=$2 text=$3; shift 3
+  local name="toolonce-$RUN_ID-refused-$svc-$RANDOM" rc out
+  CONTAINERS+=("$name")
+  podman run --name "$name" --network host --no-healthcheck --memory 512m \
+    -e TOOLONCE_PG_URL="jdbc:postgresql://127.0.0.1:$PG_PORT/toolonce" -e KAFKA_BOOTSTRAP="127.0.0.1:$KAFKA_PORT" \
+    -e SANDBOX_URL="http://127.0.0.1:$SANDBOX_PORT" -e SERVER_PORT="$((base + 7))" \
+    -v "$etc:/etc/toolonce:ro" "$@" "localhost/toolonce/$svc:$VERSION" >/dev/null 2>&1 &
+  local pid=$! deadline=$((SECONDS + 150))
+  while kill -0 "$pid" 2>/dev/null && (( SECONDS < deadline )); do sleep 1; done
+  if kill -0 "$pid" 2>/dev/null; then podman rm -f -t 1 "$name" >/dev/null 2>&1 || true; fi
+  wait "$pid" 2>/dev/null && rc=0 || rc=$?
+  out="$(podman logs "$name" 2>&1 || true)"
+  if (( rc != 0 )) && [[ "$out" == *"$text"* ]]; then
+    ok "$svc refuses to start (exit $rc): …${text}…"
+  else
+    fail "$svc should refuse to start naming '$text' (exit $rc)"; tail -n 20 <<<"$out" >&2
+  fi
+}
+
+tokens_cli() { java -cp "$REPO_ROOT/security/target/security-$VERSION.jar:$REPO_ROOT/schemas/target/schemas-$VERSION.jar" \
+  dev.toolonce.security.token.TokensMain "$@"; }
+keys_cli() { java -cp "$REPO_ROOT/schemas/target/schemas-$VERSION.jar" dev.toolonce.schemas.signing.KeysMain "$@"; }
+
+# ---------------------------------------------------------------- set-up
+started=$SECONDS
+if (( BUILD )); then "$HERE/build.sh"; fi
+command -v podman >/dev/null || die "podman is missing: apt-get install podman runc (or run ./toolonce images first)"
+command -v curl >/dev/null || die "curl is required"
+containers_conf "$WORK"
+for svc in "${IMAGE_SERVICES[@]}"; do
+  podman image exists "localhost/toolonce/$svc:$VERSION" || die "no image localhost/toolonce/$svc:$VERSION: run ./toolonce images"
+done
+for port in $PG_PORT $KAFKA_PORT $KAFKA_CONTROLLER_PORT "${SVC_PORT[@]}" $((base + 7)); do
+  [[ -z "$(ss -Hltn "sport = :$port" 2>/dev/null)" ]] || die "port $port is in use: set IMAGES_IT_PORT to a free range of 8"
+done
+trap cleanup EXIT
+
+rm -rf "$TOOLONCE_HOME" "$IT"
+mkdir -p "$ETC" "$IT/other" "$IT/logs"
+log "PostgreSQL on $PG_PORT and Kafka on $KAFKA_PORT (TOOLONCE_HOME=$TOOLONCE_HOME)"
+"$STACK" infra-up >"$IT/infra.log" 2>&1 || { cat "$IT/infra.log" >&2; die "infra-up failed"; }
+
+# The configuration an operator mounts: token hashes, signing keys, the executor's tool YAML.
+(umask 077
+ tokens_cli create --file "$ETC/tokens" --role admin --tenant '*' --name images-it-admin >"$IT/admin.token" 2>/dev/null
+ tokens_cli create --file "$ETC/tokens" --role viewer --tenant acme --name images-it-viewer >"$IT/viewer.token" 2>/dev/null
+ tokens_cli create --file "$IT/other/tokens" --role admin --tenant '*' --name not-mounted >"$IT/other.token" 2>/dev/null
+ keys_cli create --file "$ETC/keyring" --power intent --power compensate --power task --tenant '*' --name images-it-agents >/dev/null 2>&1
+ keys_cli create --file "$ETC/keyring" --power result --tenant '*' --name images-it-executor >/dev/null 2>&1)
+IMAGECHECK_SECRET="imagecheck-$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n')"
+cat >"$ETC/toolonce-executor.yml" <<'EOF'
+# mounted tool YAML: one more tool, beside the packaged ones; its credential comes from the environment
+toolonce:
+  executor:
+    tools:
+      imagecheck:
+        base-url: ${SANDBOX_URL}
+        credentials: { header: Authorization, env: IMAGECHECK_API_KEY, prefix: "Bearer " }
+        operations:
+          apply: { method: POST, path: /counter/apply, external-id-pointer: /id }
+EOF
+cp -r "$ETC" "$IT/etc-nokeyring"; rm -f "$IT/etc-nokeyring/keyring"
+cp -r "$ETC" "$IT/etc-badtool"
+sed -i 's/^        operations:/        capabilities: [EXACTLY_ONCE]\n        operations:/' "$IT/etc-badtool/toolonce-executor.yml"
+# The services run as uid 10001: the mounted files must be readable by it, and stay owner-only.
+chown -R 10001:10001 "$ETC" "$IT/etc-nokeyring" "$IT/etc-badtool"
+chmod 0700 "$ETC"
+
+# ---------------------------------------------------------------- the four services from their images
+declare -A NAME
+for svc in sandbox-tools tool-executor inbox-consumer outbox-relay; do   # stack.sh's order: schemas before the relay
+  NAME[$svc]="toolonce-$RUN_ID-$svc"
+  if [[ $svc == tool-executor ]]; then
+    run_container "$svc" "${NAME[$svc]}" -e IMAGECHECK_API_KEY="$IMAGECHECK_SECRET"
+  elif [[ $svc == inbox-consumer ]]; then   # what docs/operations.md §6 says to set on a bridge network or in a pod
+    run_container "$svc" "${NAME[$svc]}" -e SERVER_ADDRESS=0.0.0.0
+  else
+    run_container "$svc" "${NAME[$svc]}"
+  fi
+  wait_ready "$svc" "${NAME[$svc]}" || die "$svc did not become ready (logs above)"
+done
+
+revision="$(git -C "$REPO_ROOT" rev-parse HEAD)"
+[[ -n "$(git -C "$REPO_ROOT" status --porcelain --untracked-files=no)" ]] && revision="$revision-dirty"
+for svc in "${IMAGE_SERVICES[@]}"; do
+  c="${NAME[$svc]}"
+  uid="$(podman exec "$c" grep '^Uid:' /proc/1/status | awk '{ print $2 }')"   # real uid of PID 1, the JVM
+  check "$svc: PID 1 runs as uid 10001 (got $uid), image USER $(podman inspect --format '{{.Config.User}}' "$c")" \
+    test "$uid" = 10001 -a "$(podman inspect --format '{{.Config.User}}' "$c")" = 10001
+  check "$svc: HEALTHCHECK passes (podman healthcheck run)" podman healthcheck run "$c"
+  labels="$(podman image inspect "localhost/toolonce/$svc:$VERSION" --format \
+    '{{index .Config.Labels "org.opencontainers.image.version"}} {{index .Config.Labels "org.opencontainers.image.revision"}}')"
+  check "$svc: labels version and revision = $labels" test "$labels" = "$VERSION $revision"
+done
+
+listen_exec="$(ss -Hltn "sport = :$EXECUTOR_PORT" | awk '{ print $4 }')"
+listen_cons="$(ss -Hltn "sport = :$CONSUMER_PORT" | awk '{ print $4 }')"
+check "executor listens on loopback only by default ($listen_exec)" \
+  test "$listen_exec" = "127.0.0.1:$EXECUTOR_PORT" -o "$listen_exec" = "[::ffff:127.0.0.1]:$EXECUTOR_PORT"
+check "consumer listens on every interface with SERVER_ADDRESS=0.0.0.0 ($listen_cons)" \
+  test "$listen_cons" = "0.0.0.0:$CONSUMER_PORT" -o "$listen_cons" = "*:$CONSUMER_PORT"
+
+# ---------------------------------------------------------------- credentials
+executor="http://127.0.0.1:$EXECUTOR_PORT"
+check "executor: anonymous GET /review is 401" test "$(http_code "$executor/review")" = 401
+check "relay: anonymous GET /relay/stats is 401" test "$(http_code "http://127.0.0.1:$RELAY_PORT/relay/stats")" = 401
+check "consumer: anonymous GET /tasks is 401" test "$(http_code "http://127.0.0.1:$CONSUMER_PORT/tasks")" = 401
+check "executor: a viewer token of the mounted tokens file reads /review (200)" \
+  test "$(http_code "$executor/review" "$(<"$IT/viewer.token")")" = 200
+check "executor: a token of another file is refused (401)" test "$(http_code "$executor/review" "$(<"$IT/other.token")")" = 401
+# the services re-read the token file when it changes: the mounted one, not a copy taken at start
+late="$( (umask 077; tokens_cli create --file "$ETC/tokens" --role viewer --tenant acme --name images-it-late 2>/dev/null) )"
+chown 10001:10001 "$ETC/tokens"
+code=401
+for _ in $(seq 1 20); do code="$(http_code "$executor/review" "$late")"; [[ $code == 200 ]] && break; sleep 0.5; done
+check "executor: a token added to the mounted file after the start is accepted ($code)" test "$code" = 200
+
+# ---------------------------------------------------------------- JVM, tool YAML, keyring
+heap="$(curl -s -m 5 -H "Authorization: Bearer $(<"$IT/admin.token")" \
+  "$executor/actuator/metrics/jvm.memory.max?tag=area:heap" | sed -n 's/.*"value":\([0-9.E+]*\).*/\1/p')"
+heap_mib="$(awk -v v="$heap" 'BEGIN { printf "%d", v / 1048576 }')"
+host_mib="$(free -m | awk '/^Mem:/ { print $2 }')"
+check "executor: heap max ${heap_mib} MiB under --memory 512m (60 % = 307 MiB; host RAM $host_mib MiB)" \
+  test "$heap_mib" -ge 280 -a "$heap_mib" -le 320
+exec_log="$(podman logs "${NAME[tool-executor]}" 2>&1)"
+check "executor: the mounted tool YAML's tool is ready (log: tool ready: HttpToolAdapter[imagecheck, …])" \
+  grep -q 'tool ready: HttpToolAdapter\[imagecheck' <<<"$exec_log"
+check "executor: the packaged tools are still there (payments ready)" grep -q 'tool ready: HttpToolAdapter\[payments' <<<"$exec_log"
+check "executor: the tool credential from the environment appears in no log line" \
+  test "$(grep -c "$IMAGECHECK_SECRET" <<<"$exec_log" || true)" = 0
+refused_start tool-executor "$IT/etc-badtool" "tool 'imagecheck'" -e IMAGECHECK_API_KEY=x
+refused_start tool-executor "$IT/etc-nokeyring" "toolonce.signing.keyring-file=/etc/toolonce/keyring: no such file" \
+  -e IMAGECHECK_API_KEY=x
+
+# ---------------------------------------------------------------- the demo through the containers
+demo_jar="$REPO_ROOT/demo/target/demo-$VERSION-exec.jar"
+if [[ -f "$demo_jar" ]]; then
+  log "demo workload through the containers (DEMO_OPERATIONS=${DEMO_OPERATIONS:-40}, DEMO_SAGAS=${DEMO_SAGAS:-4})"
+  demo_start=$SECONDS
+  KAFKA_BOOTSTRAP="127.0.0.1:$KAFKA_PORT" PG_URL="jdbc:postgresql://127.0.0.1:$PG_PORT/toolonce" \
+  SANDBOX_URL="http://127.0.0.1:$SANDBOX_PORT" RELAY_URL="http://127.0.0.1:$RELAY_PORT" EXECUTOR_URL="$executor" \
+  TOOLONCE_TOKEN_FILE="$IT/admin.token" TOOLONCE_SIGNING_KEYRINGFILE="$ETC/keyring" \
+  DEMO_OPERATIONS="${DEMO_OPERATIONS:-40}" DEMO_SAGAS="${DEMO_SAGAS:-4}" DEMO_TIMEOUT_SECONDS=180 \
+    java -Xmx256m -XX:+UseSerialGC -jar "$demo_jar" >"$IT/demo.log" 2>&1 && demo_rc=0 || demo_rc=$?
+  summary="$(grep -E '^intents=' "$IT/demo.log" | tail -1 || true)"
+  echo "  demo ($((SECONDS - demo_start)) s): ${summary:-no summary line, see $IT/demo.log}"
+  check "demo through the images: exit 0 and duplicate_side_effects=0 lost=0 stuck=0" \
+    test "$demo_rc" = 0 -a -n "$(grep -E 'duplicate_side_effects=0 lost=0 .*stuck=0' <<<"$summary" || true)"
+else
+  fail "demo: no $demo_jar (mvn -DskipTests package builds it)"
+fi
+
+# ---------------------------------------------------------------- SIGTERM
+stop_start=$SECONDS
+podman stop -t 30 "${NAME[tool-executor]}" >/dev/null 2>>"$IT/podman.log"
+code="$(podman inspect --format '{{.State.ExitCode}}' "${NAME[tool-executor]}")"
+check "executor: stops on SIGTERM by itself in $((SECONDS - stop_start)) s (exit $code: 143 or 0, not 137 = killed)" \
+  test "$code" = 143 -o "$code" = 0
+
+echo "images test: $((SECONDS - started)) s"
+echo "$PASSED passed, $FAILED failed"
+(( FAILED == 0 ))
