@@ -11,7 +11,6 @@ import dev.toolonce.core.hash.ProviderKey;
 import dev.toolonce.core.hash.RequestHash;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Optional;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.Test;
@@ -25,18 +24,20 @@ class DeciderTest {
 
     private static ToolCall call(CallState state) {
         return new ToolCall(1, SCOPE, ProviderKey.of(SCOPE), HASH, "{}", state, 1, 1, 1, null, null, null, null,
-                null, null, "m1", null, null);
+                null, null, "m1", null, null, ToolCall.Facts.planned(SCOPE.operation()));
     }
 
     @Test
-    void aNewScopeIsPlanned() {
-        assertThat(decider.decide(Optional.empty(), HASH, NOW, NOW)).isInstanceOf(Decision.Plan.class);
+    void anIntentRequestedNowOrWithoutATimeIsAdmitted() {
+        // A new scope is then planned by intake's insert alone; the decider is asked only when the scope is taken.
+        assertThat(decider.admit(NOW, NOW)).isEmpty();
+        assertThat(decider.admit(null, NOW)).isEmpty();
     }
 
     @ParameterizedTest
     @EnumSource(CallState.class)
     void aDifferentHashIsRejectedInEveryStateAndNeverReplayed(CallState state) {
-        Decision d = decider.decide(Optional.of(call(state)), OTHER, null, NOW);
+        Decision d = decider.onTaken(call(state), OTHER);
         assertThat(d).isInstanceOfSatisfying(Decision.Reject.class,
                 r -> assertThat(r.code()).isEqualTo(Decider.PARAMETER_MISMATCH));
     }
@@ -44,7 +45,7 @@ class DeciderTest {
     @ParameterizedTest
     @EnumSource(CallState.class)
     void theSameHashGetsTheDecisionOfItsState(CallState state) {
-        Decision d = decider.decide(Optional.of(call(state)), HASH, null, NOW);
+        Decision d = decider.onTaken(call(state), HASH);
         Class<?> expected = switch (state) {
             case PLANNED, STARTED, UNKNOWN, RECONCILING, COMPENSATING -> Decision.AwaitCompletion.class;
             case COMMITTED, FAILED_FINAL, COMPENSATED -> Decision.Replay.class;
@@ -56,12 +57,8 @@ class DeciderTest {
 
     @Test
     void anIntentOlderThanTheAcceptanceWindowIsRejectedAsExpired() {
-        Decision d = decider.decide(Optional.empty(), HASH, NOW.minus(Duration.ofDays(7)), NOW);
-        assertThat(d).isInstanceOfSatisfying(Decision.Reject.class,
+        assertThat(decider.admit(NOW.minus(Duration.ofDays(7)), NOW)).hasValueSatisfying(
                 r -> assertThat(r.code()).isEqualTo(Decider.KEY_EXPIRED));
-        assertThat(decider.decide(Optional.empty(), HASH, NOW.minus(Duration.ofDays(5)), NOW))
-                .isInstanceOf(Decision.Plan.class);
-        assertThat(decider.admit(NOW.minus(Duration.ofDays(7)), NOW)).isPresent();
-        assertThat(decider.admit(null, NOW)).isEmpty();
+        assertThat(decider.admit(NOW.minus(Duration.ofDays(5)), NOW)).isEmpty();
     }
 }

@@ -92,7 +92,7 @@ public record DemoReport(int intents, int answered, long sideEffects, long dupli
                                 SELECT 1 FROM executor.tool_call r WHERE r.tenant_id = c.tenant_id AND r.tool = c.tool
                                    AND r.operation = c.operation || '.compensate'
                                    AND r.idempotency_key = c.idempotency_key AND r.state = 'NEEDS_REVIEW'))
-                        AND NOT (c.state = 'PLANNED' AND c.next_attempt_at = 'infinity' AND EXISTS (
+                        AND NOT (c.state = 'PLANNED' AND c.held AND EXISTS (
                                 SELECT 1 FROM executor.tool_call o WHERE o.tenant_id = c.tenant_id AND o.tool = c.tool
                                    AND o.operation || '.compensate' = c.operation
                                    AND o.idempotency_key = c.idempotency_key AND o.state = 'NEEDS_REVIEW'))

@@ -26,6 +26,7 @@ import java.time.Instant;
  * @param intentMessageId  the intent message that planned the call
  * @param traceparent      that intent's W3C trace context, carried to the tool and onto its answer; nullable
  * @param terminalAt       when it became terminal; nullable
+ * @param facts            what the ledger knows of the call beyond its state; never null
  */
 public record ToolCall(
         long id,
@@ -45,5 +46,36 @@ public record ToolCall(
         String stepId,
         String intentMessageId,
         String traceparent,
-        Instant terminalAt) {
+        Instant terminalAt,
+        Facts facts) {
+
+    /**
+     * Facts of the protocol that the ledger keeps in typed columns (docs/protocol.md §4), read by {@link
+     * dev.toolonce.core.lifecycle.CallLifecycle}.
+     *
+     * @param kind             never null
+     * @param effectPossible   an attempt since the last confirmed absence may have applied (a 5xx under native
+     *                         idempotency): the call must not fail without evidence
+     * @param lookupFailures   lookups that failed in a row (in a way that may pass) since the latest attempt
+     * @param evidenceOfEffect a fenced-out attempt reported the effect applied (a late Applied, §11)
+     */
+    public record Facts(CallKind kind, boolean effectPossible, int lookupFailures, boolean evidenceOfEffect) {
+        public Facts {
+            java.util.Objects.requireNonNull(kind, "kind");
+        }
+
+        /** The facts of a call just planned for {@code operation}: its kind, nothing else known yet. */
+        public static Facts planned(String operation) {
+            return new Facts(CallKind.of(operation), false, 0, false);
+        }
+    }
+
+    public ToolCall {
+        java.util.Objects.requireNonNull(facts, "facts");
+    }
+
+    /** The call's kind ({@link Facts#kind}). */
+    public CallKind kind() {
+        return facts.kind();
+    }
 }

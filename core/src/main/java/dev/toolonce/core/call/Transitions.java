@@ -7,7 +7,11 @@ import java.util.EnumSet;
 import java.util.Map;
 import java.util.Set;
 
-/** The one table of legal ledger transitions. Any pair not listed here throws. */
+/**
+ * The one table of legal ledger transitions. Any pair not listed here throws. Which event makes each move is
+ * {@link dev.toolonce.core.lifecycle.CallLifecycle}'s rule (or, for the claims and the lease sweep, the store's
+ * declared statement); {@code CallLifecycleTest} checks that every pair here is made by one of them.
+ */
 public final class Transitions {
     private static final Map<CallState, Set<CallState>> LEGAL = new EnumMap<>(CallState.class);
 
@@ -16,8 +20,9 @@ public final class Transitions {
         allow(STARTED, COMMITTED, FAILED_RETRYABLE, FAILED_FINAL, UNKNOWN, NEEDS_REVIEW);
         // COMMITTED: a late Applied from an attempt whose outcome had been counted as a confirmed absence.
         allow(FAILED_RETRYABLE, STARTED, FAILED_FINAL, COMMITTED);
-        // A late Applied from a fenced-out attempt is evidence: it may commit an UNKNOWN call.
-        allow(UNKNOWN, RECONCILING, COMMITTED, NEEDS_REVIEW);
+        // A late Applied from a fenced-out attempt is evidence: it may commit an UNKNOWN call. (No move goes from
+        // UNKNOWN to review: an UNKNOWN call has no effect recorded that a late Applied could contradict.)
+        allow(UNKNOWN, RECONCILING, COMMITTED);
         // A reconciler whose lease expired hands the call back to UNKNOWN.
         allow(RECONCILING, COMMITTED, FAILED_RETRYABLE, NEEDS_REVIEW, UNKNOWN);
         // Compensation of a committed call, or a duplicate alarm sending it to review.

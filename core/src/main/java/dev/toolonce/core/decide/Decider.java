@@ -37,28 +37,22 @@ public final class Decider {
     }
 
     /**
-     * @param existing    the ledger's call for the intent's scope, if any
-     * @param hash        the intent's request hash
-     * @param requestedAt when the agent asked; null when unknown (then never expired)
+     * What to do with an intent whose scope already has a call (intake inserts first, docs/protocol.md §5, so a new
+     * scope never gets here: the insert alone plans it). Asked after {@link #admit}.
+     *
+     * @param existing the ledger's call for the intent's scope, read under a share lock
+     * @param hash     the intent's request hash
      */
-    public Decision decide(Optional<ToolCall> existing, RequestHash hash, Instant requestedAt, Instant now) {
-        Optional<Decision.Reject> refused = admit(requestedAt, now);
-        if (refused.isPresent()) {
-            return refused.get();
+    public Decision onTaken(ToolCall existing, RequestHash hash) {
+        if (!existing.requestHash().equals(hash)) {
+            return new Decision.Reject(PARAMETER_MISMATCH, "scope " + existing.scope()
+                    + " was first used with request hash " + existing.requestHash() + ", this intent hashes to " + hash);
         }
-        if (existing.isEmpty()) {
-            return new Decision.Plan();
-        }
-        ToolCall call = existing.get();
-        if (!call.requestHash().equals(hash)) {
-            return new Decision.Reject(PARAMETER_MISMATCH, "scope " + call.scope()
-                    + " was first used with request hash " + call.requestHash() + ", this intent hashes to " + hash);
-        }
-        return switch (call.state()) {
-            case PLANNED, STARTED, UNKNOWN, RECONCILING, COMPENSATING -> new Decision.AwaitCompletion(call);
-            case COMMITTED, FAILED_FINAL, COMPENSATED -> new Decision.Replay(call);
-            case FAILED_RETRYABLE -> new Decision.RetryWhenDue(call);
-            case NEEDS_REVIEW -> new Decision.HoldForReview(call);
+        return switch (existing.state()) {
+            case PLANNED, STARTED, UNKNOWN, RECONCILING, COMPENSATING -> new Decision.AwaitCompletion(existing);
+            case COMMITTED, FAILED_FINAL, COMPENSATED -> new Decision.Replay(existing);
+            case FAILED_RETRYABLE -> new Decision.RetryWhenDue(existing);
+            case NEEDS_REVIEW -> new Decision.HoldForReview(existing);
         };
     }
 }

@@ -2,12 +2,11 @@ package dev.toolonce.core.decide;
 
 import dev.toolonce.core.call.ToolCall;
 
-/** What intake does with an intent, given what the ledger already holds for its scope. */
+/**
+ * What intake does with an intent whose scope the ledger already holds ({@link Decider#onTaken}), or that it refuses
+ * before looking ({@link Decider#admit}). A new scope is planned by intake's insert alone.
+ */
 public sealed interface Decision {
-
-    /** No call for this scope yet: record it as PLANNED. */
-    record Plan() implements Decision {
-    }
 
     /** Refuse before contacting the tool; answer the intent with REJECTED {@code code}. */
     record Reject(String code, String message) implements Decision {

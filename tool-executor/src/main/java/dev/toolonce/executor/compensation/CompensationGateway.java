@@ -82,7 +82,7 @@ public final class CompensationGateway implements ToolGateway {
         return adapter.compensate(new ToolCall(o.id(), o.scope(), o.providerKey(), o.requestHash(), o.argumentsJson(),
                 o.state(), call.fence(), o.callVersion(), o.attempts(), o.externalObjectId(), o.resultJson(),
                 o.errorCode(), o.errorMessage(), o.taskId(), o.stepId(), o.intentMessageId(), call.traceparent(),
-                o.terminalAt()));
+                o.terminalAt(), o.facts()));
     }
 
     private static ToolOutcome refused(String why) {

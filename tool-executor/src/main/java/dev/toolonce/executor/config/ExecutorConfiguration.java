@@ -2,6 +2,7 @@ package dev.toolonce.executor.config;
 
 import dev.toolonce.core.decide.Decider;
 import dev.toolonce.core.retry.RetryBudget;
+import dev.toolonce.core.lifecycle.CallLifecycle;
 import dev.toolonce.core.retry.RetryPolicy;
 import dev.toolonce.executor.faults.FaultInjectionProperties;
 import dev.toolonce.executor.faults.FaultPoints;
@@ -127,14 +128,20 @@ public class ExecutorConfiguration {
 
     /** docs/protocol.md §17: releases held compensations and settles their originals, every reconcile interval. */
     @Bean
-    CompensationDriver compensationDriver(ToolCallStore calls, CallFinisher finisher, TransactionTemplate tx,
-                                          ExecutorStats stats, ExecutorProperties p) {
-        return new CompensationDriver(calls, finisher, tx, stats, p.reconcileInterval());
+    CompensationDriver compensationDriver(ToolCallStore calls, CallFinisher finisher, CallLifecycle lifecycle,
+                                          TransactionTemplate tx, ExecutorStats stats, ExecutorProperties p) {
+        return new CompensationDriver(calls, finisher, lifecycle, tx, stats, p.reconcileInterval());
     }
 
     @Bean
     RetryPolicy retryPolicy(ExecutorProperties p) {
         return new RetryPolicy(p.retryBase(), p.retryCap(), p.maxAttempts());
+    }
+
+    /** The protocol's rules for every move of a call after intake (docs/protocol.md §9–§12, §16, §17). */
+    @Bean
+    CallLifecycle callLifecycle(RetryPolicy retry) {
+        return new CallLifecycle(retry);
     }
 
     @Bean
@@ -153,9 +160,9 @@ public class ExecutorConfiguration {
     }
 
     @Bean
-    Completion completion(ToolCallStore calls, CallFinisher finisher, ToolGateway gateway, RetryPolicy retry,
+    Completion completion(ToolCallStore calls, CallFinisher finisher, ToolGateway gateway, CallLifecycle lifecycle,
                           RetryBudget budget, TransactionTemplate tx, ExecutorStats stats, PausedToolStore pauses) {
-        return new Completion(calls, finisher, gateway, retry, budget, tx, stats, pauses);
+        return new Completion(calls, finisher, gateway, lifecycle, budget, tx, stats, pauses);
     }
 
     @Bean
@@ -173,9 +180,9 @@ public class ExecutorConfiguration {
     }
 
     @Bean
-    Reconciler reconciler(ToolCallStore calls, CallFinisher finisher, ToolGateway gateway, RetryPolicy retry,
+    Reconciler reconciler(ToolCallStore calls, CallFinisher finisher, ToolGateway gateway, CallLifecycle lifecycle,
                           RetryBudget budget, TransactionTemplate tx, ExecutorStats stats, ExecutorProperties p) {
-        return new Reconciler(calls, finisher, gateway, retry, budget, tx, stats, p.lease(), p.reconcileInterval(),
+        return new Reconciler(calls, finisher, gateway, lifecycle, budget, tx, stats, p.lease(), p.reconcileInterval(),
                 Duration.ofSeconds(1));
     }
 
@@ -201,9 +208,9 @@ public class ExecutorConfiguration {
     }
 
     @Bean
-    ReviewService reviewService(ToolCallStore calls, CallFinisher finisher, ReviewAuditStore audit,
-                                TransactionTemplate tx, ExecutorStats stats) {
-        return new ReviewService(calls, finisher, audit, tx, stats);
+    ReviewService reviewService(ToolCallStore calls, CallFinisher finisher, CallLifecycle lifecycle,
+                                ReviewAuditStore audit, TransactionTemplate tx, ExecutorStats stats) {
+        return new ReviewService(calls, finisher, lifecycle, audit, tx, stats);
     }
 
     @Bean

@@ -2,13 +2,13 @@ package dev.toolonce.executor.execution;
 
 import dev.toolonce.core.call.CallState;
 import dev.toolonce.core.call.ToolCall;
+import dev.toolonce.core.lifecycle.Move;
 import dev.toolonce.executor.results.ResultEvents;
 import dev.toolonce.executor.results.ResultEvents.Addressee;
 import dev.toolonce.executor.results.ResultEvents.Answer;
 import dev.toolonce.executor.ledger.PendingReplyStore;
 import dev.toolonce.executor.ledger.PendingReplyStore.PendingReply;
 import dev.toolonce.executor.ledger.ToolCallStore;
-import dev.toolonce.executor.ledger.Finish;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -30,8 +30,8 @@ public final class CallFinisher {
         this.results = results;
     }
 
-    /** One guarded move: {@code call} out of {@code from} as {@code finish} says. */
-    public record Move(ToolCall call, CallState from, Finish finish) {
+    /** One guarded write: {@code call} out of {@code from} as {@code move} says. */
+    public record Write(ToolCall call, CallState from, Move move) {
     }
 
     /**
@@ -39,21 +39,21 @@ public final class CallFinisher {
      *
      * @return the updated call, or empty when {@code (id, from, fence)} no longer matches (lost guard)
      */
-    public Optional<ToolCall> finish(ToolCall call, CallState from, Finish f) {
-        return finishAll(List.of(new Move(call, from, f))).get(0);
+    public Optional<ToolCall> finish(ToolCall call, CallState from, Move move) {
+        return finishAll(List.of(new Write(call, from, move))).get(0);
     }
 
     /**
-     * Many moves in the caller's transaction: one guarded update per call, then the answers of all of them
+     * Many writes in the caller's transaction: one guarded update per call, then the answers of all of them
      * (their waiting duplicates taken in one statement, their result events in one batched insert).
      *
-     * @return per move, in order, the updated call or empty when its guard was lost
+     * @return per write, in order, the updated call or empty when its guard was lost
      */
-    public List<Optional<ToolCall>> finishAll(List<Move> moves) {
-        List<Optional<ToolCall>> done = new ArrayList<>(moves.size());
+    public List<Optional<ToolCall>> finishAll(List<Write> writes) {
+        List<Optional<ToolCall>> done = new ArrayList<>(writes.size());
         List<ToolCall> answered = new ArrayList<>();
-        for (Move m : moves) {
-            Optional<ToolCall> updated = calls.finish(m.call(), m.from(), m.finish());
+        for (Write w : writes) {
+            Optional<ToolCall> updated = calls.finish(w.call(), w.from(), w.move());
             updated.filter(CallFinisher::answers).ifPresent(answered::add);
             done.add(updated);
         }

@@ -1,34 +1,29 @@
 package dev.toolonce.executor.execution;
 
-import dev.toolonce.core.adapter.ToolDescriptor;
 import dev.toolonce.core.call.CallState;
-import dev.toolonce.core.call.DryRun;
+import dev.toolonce.core.call.CallKind;
 import dev.toolonce.core.call.ToolCall;
+import dev.toolonce.core.lifecycle.CallLifecycle;
+import dev.toolonce.core.lifecycle.Event;
+import dev.toolonce.core.lifecycle.Move;
+import dev.toolonce.core.lifecycle.Verdict;
 import dev.toolonce.core.outcome.ToolOutcome;
 import dev.toolonce.core.retry.RetryBudget;
-import dev.toolonce.core.retry.RetryPolicy;
 import dev.toolonce.executor.ledger.PausedToolStore;
-import dev.toolonce.executor.metrics.ExecutorStats;
 import dev.toolonce.executor.ledger.ToolCallStore;
-import dev.toolonce.executor.ledger.Finish;
+import dev.toolonce.executor.metrics.ExecutorStats;
 import java.time.Duration;
-import java.util.EnumSet;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.ThreadLocalRandom;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * Records one attempt's outcome in one transaction, by the rules of {@link AttemptRules}. A lost guard (the
+ * Records one attempt's outcome in one transaction, as {@link CallLifecycle} decides it. A lost guard (the
  * sweeper or an operator moved the call) writes nothing for the attempt — but an {@code Applied} outcome
- * is evidence (docs/protocol.md §11): it is noted with the call ({@link ToolCallStore#noteEvidence}); it commits
- * a call that is not final yet (NEEDS_REVIEW included, unless a duplicate alarm put it there); on a call
- * committed with another external id, or on a FAILED_FINAL call, it raises the duplicate alarm (NEEDS_REVIEW,
- * {@code DUPLICATE_EFFECT}).
+ * is evidence (docs/protocol.md §11): it is noted with the call ({@link ToolCallStore#noteEvidence}), and the
+ * lifecycle decides what it does to the call as it is now (commit it, or raise the duplicate alarm).
  *
  * <p>An {@code Applied} without an external id still commits — the tool said the effect happened, and
  * anything else would send it again — but the ledger says so: the call is COMMITTED with a null
@@ -39,44 +34,40 @@ public final class Completion {
     private static final Logger log = LoggerFactory.getLogger(Completion.class);
     /** Detail prefix of the attempt row that flags a success without an external id. */
     public static final String NO_EXTERNAL_ID = "APPLIED_WITHOUT_EXTERNAL_ID";
-    /** Error code of the duplicate alarm. */
-    public static final String DUPLICATE_EFFECT = "DUPLICATE_EFFECT";
-    private static final Set<CallState> OPEN = EnumSet.of(CallState.STARTED, CallState.UNKNOWN,
-            CallState.RECONCILING, CallState.FAILED_RETRYABLE, CallState.NEEDS_REVIEW);
 
     private final ToolCallStore calls;
     private final CallFinisher finisher;
     private final ToolGateway tools;
-    private final RetryPolicy retry;
     private final RetryBudget budget;
-    private final AttemptRules rules;
+    private final CallLifecycle lifecycle;
     private final TransactionTemplate tx;
     private final ExecutorStats stats;
     private final PausedToolStore pauses;
 
-    public Completion(ToolCallStore calls, CallFinisher finisher, ToolGateway tools, RetryPolicy retry,
+    public Completion(ToolCallStore calls, CallFinisher finisher, ToolGateway tools, CallLifecycle lifecycle,
                       RetryBudget budget, TransactionTemplate tx, ExecutorStats stats, PausedToolStore pauses) {
         this.budget = budget;
         this.pauses = pauses;
         this.calls = calls;
         this.finisher = finisher;
         this.tools = tools;
-        this.retry = retry;
-        this.rules = new AttemptRules(retry);
+        this.lifecycle = lifecycle;
         this.tx = tx;
         this.stats = stats;
     }
 
     /** An attempt ready to be recorded: the claim it ran under, the tool's outcome, and the ledger move for it. */
-    public record Recording(ToolCall claimed, ToolOutcome outcome, Finish finish) {
+    public record Recording(ToolCall claimed, ToolOutcome outcome, Move move) {
     }
 
     /**
-     * Decides how the ledger records an outcome ({@link AttemptRules}), outside any transaction: it may read
-     * the call's age and reserves retry budget, so it runs once per attempt, by the worker that ran the call.
+     * Asks the lifecycle how the ledger records an outcome, outside any transaction: it may read the call's age
+     * and reserves retry budget, so it runs once per attempt, by the worker that ran the call.
      */
     public Recording prepare(ToolCall claimed, ToolOutcome outcome) {
-        return new Recording(claimed, outcome, finishFor(claimed, outcome));
+        Event.AttemptEnded ended = new Event.AttemptEnded(outcome, ToolFacts.of(tools, budget, claimed),
+                () -> calls.sinceFirstAttempt(claimed).orElse(Duration.ZERO));
+        return new Recording(claimed, outcome, lifecycle.decide(claimed, ended).only());
     }
 
     /** @return the call as recorded, or empty when the guard was lost */
@@ -95,7 +86,7 @@ public final class Completion {
     public List<Optional<ToolCall>> recordAll(List<Recording> recordings) {
         List<Optional<ToolCall>> done = tx.execute(s -> {
             List<Optional<ToolCall>> d = finisher.finishAll(recordings.stream()
-                    .map(r -> new CallFinisher.Move(r.claimed(), CallState.STARTED, r.finish())).toList());
+                    .map(r -> new CallFinisher.Write(r.claimed(), CallState.STARTED, r.move())).toList());
             for (int i = 0; i < recordings.size(); i++) {
                 Recording r = recordings.get(i);
                 d.get(i).ifPresent(c -> afterWin(r.claimed(), r.outcome(), c));
@@ -125,7 +116,7 @@ public final class Completion {
         }
         // A dry run creates nothing, so it names nothing: no id is expected of it.
         if (outcome instanceof ToolOutcome.Applied a && a.externalObjectId() == null
-                && !DryRun.isDryRun(claimed.scope().operation())) {
+                && claimed.kind() != CallKind.DRY_RUN) {
             flagNoExternalId(recorded, "attempt at fence " + claimed.fence());
         }
     }
@@ -157,51 +148,23 @@ public final class Completion {
         if (current == null) {
             return;
         }
-        String evidence = "late Applied " + applied.externalObjectId() + " from fenced-out attempt at fence "
-                + claimed.fence();
-        calls.noteEvidence(current, evidence);
-        boolean alarmed = DUPLICATE_EFFECT.equals(current.errorCode());
-        // Two different ids are two effects; a late Applied without an id cannot be compared: noted, not alarmed.
-        boolean committedElsewhere = current.externalObjectId() != null && applied.externalObjectId() != null
-                && !Objects.equals(current.externalObjectId(), applied.externalObjectId());
-        if (OPEN.contains(current.state()) && !alarmed && !committedElsewhere) {
-            Finish commit = Finish.committed(applied.externalObjectId(), applied.resultJson());
-            finisher.finish(current, current.state(), commit).ifPresent(c -> {
-                stats.transition(current.state(), CallState.COMMITTED);
-                log.info("call {} ({}) committed from {} by the evidence of a late Applied", c.id(), c.scope(),
-                        current.state());
-                if (applied.externalObjectId() == null) {
-                    flagNoExternalId(c, evidence);
-                }
-            });
-        } else if ((current.state() == CallState.COMMITTED && committedElsewhere)
-                || current.state() == CallState.FAILED_FINAL) {
-            duplicateAlarm(current, evidence + (current.state() == CallState.COMMITTED
-                    ? " while committed as " + current.externalObjectId()
-                    : " after the call was reported FAILED_FINAL (" + current.errorCode() + ")"));
-        } else if (current.state() == CallState.NEEDS_REVIEW) {
+        Event.LateApplied late = new Event.LateApplied(applied, claimed.fence());
+        calls.noteEvidence(current, late.evidence());
+        Verdict v = lifecycle.decide(current, late);
+        if (v.duplicateAlarm()) {
             stats.duplicateAlarm();
-            log.error("DUPLICATE EFFECT: call {} ({}) already in review ({}); {}", current.id(), current.scope(),
-                    current.errorCode(), evidence);
+            log.error("DUPLICATE EFFECT: call {} ({}): {}", current.id(), current.scope(), v.reason());
         }
-    }
-
-    private void duplicateAlarm(ToolCall current, String why) {
-        stats.duplicateAlarm();
-        log.error("DUPLICATE EFFECT: call {} ({}): {}", current.id(), current.scope(), why);
-        finisher.finish(current, current.state(), Finish.review("DUPLICATE", DUPLICATE_EFFECT, why)).ifPresent(c -> stats.transition(current.state(), CallState.NEEDS_REVIEW));
-    }
-
-    private Finish finishFor(ToolCall call, ToolOutcome outcome) {
-        String tool = call.scope().tool();
-        Optional<ToolDescriptor> d = tools.descriptor(tool);
-        AttemptRules.Context context = new AttemptRules.Context(call.attempts(),
-                AttemptRules.EFFECT_POSSIBLE.equals(call.errorCode()),
-                d.map(ToolDescriptor::idempotencyWindow).orElse(null),
-                d.map(ToolDescriptor::totalTimeout).orElse(Duration.ZERO), tools.settleDelay(tool),
-                () -> calls.sinceFirstAttempt(call).orElse(Duration.ZERO), wait -> budget.reserve(tool, wait));
-        Duration backoff = outcome instanceof ToolOutcome.Retryable r
-                ? retry.delay(call.attempts(), r.retryAfter(), ThreadLocalRandom.current()::nextDouble) : null;
-        return rules.finish(outcome, context, backoff);
+        if (v.kind() != Verdict.Kind.MOVE) {
+            return;
+        }
+        Move move = v.only();
+        finisher.finish(current, current.state(), move).ifPresent(c -> {
+            stats.transition(current.state(), move.to());
+            log.info("call {} ({}) is {} from {}: {}", c.id(), c.scope(), move.to(), current.state(), v.reason());
+            if (move instanceof Move.Commit && applied.externalObjectId() == null) {
+                flagNoExternalId(c, late.evidence());
+            }
+        });
     }
 }

@@ -1,7 +1,7 @@
 package dev.toolonce.executor.intake;
 
 import dev.toolonce.core.call.CallScope;
-import dev.toolonce.core.call.Compensation;
+import dev.toolonce.core.call.CallKind;
 import dev.toolonce.core.call.InvalidArgumentsException;
 import dev.toolonce.core.call.ToolCall;
 import dev.toolonce.core.decide.Decider;
@@ -100,7 +100,8 @@ public final class Intake {
 
     /**
      * Insert first: most intents open a new scope, and the insert alone settles them. Only when the scope is
-     * taken (or purged) is its row read, under a share lock, and the decider asked.
+     * taken (or purged) is its row read, under a share lock, and the decider asked what the taken scope means
+     * ({@link Decider#onTaken}); the acceptance window is checked once, before the insert.
      */
     private Taken decideAndAct(ParsedIntent.Accepted a, CallScope scope, RequestHash hash,
                                      Instant requestedAt, Addressee to) {
@@ -114,14 +115,14 @@ public final class Intake {
         for (int tries = 0; tries < 2; tries++) {
             Optional<ToolCall> planned = calls.insertPlanned(call);
             if (planned.isPresent()) {
-                if (Compensation.isCompensation(scope)) {
+                if (planned.get().kind() == CallKind.COMPENSATION) {
                     calls.holdCompensation(planned.get().id()); // released once the original is COMPENSATING
                 }
                 return Taken.as(Disposition.PLANNED);
             }
             Optional<ToolCall> existing = calls.findForShare(scope);
             if (existing.isPresent()) {
-                return act(decider.decide(existing, hash, requestedAt, clock.instant()), scope, hash, to);
+                return act(decider.onTaken(existing.get(), hash), scope, hash, to);
             }
             Optional<String> purged = calls.tombstone(scope);
             if (purged.isPresent()) {

@@ -1,11 +1,13 @@
 package dev.toolonce.executor.ledger;
 
+import dev.toolonce.core.call.CallKind;
 import dev.toolonce.core.call.CallScope;
 import dev.toolonce.core.call.CallState;
 import dev.toolonce.core.call.ToolCall;
 import dev.toolonce.core.call.Transitions;
 import dev.toolonce.core.hash.ProviderKey;
 import dev.toolonce.core.hash.RequestHash;
+import dev.toolonce.core.lifecycle.Move;
 import dev.toolonce.core.text.StoredText;
 import dev.toolonce.jdbc.SqlNames;
 import java.sql.ResultSet;
@@ -30,17 +32,17 @@ public final class ToolCallStore {
     private static final String COLUMNS = """
             id, tenant_id, tool, operation, idempotency_key, provider_key, request_hash, arguments, state, fence,
             call_version, attempts, external_object_id, result, error_code, error_message, task_id, step_id,
-            intent_message_id, traceparent, terminal_at""";
+            intent_message_id, traceparent, terminal_at, kind, effect_possible, lookup_failures, evidence_of_effect""";
 
     @SqlTransition(from = {}, to = CallState.PLANNED)
     private static final String INSERT_PLANNED = """
             INSERT INTO %1$s.tool_call (tenant_id, tool, operation, idempotency_key, provider_key, request_hash,
-                arguments, state, task_id, step_id, intent_message_id, traceparent)
+                arguments, state, task_id, step_id, intent_message_id, traceparent, kind)
             SELECT v.tenant_id, v.tool, v.operation, v.idempotency_key, v.provider_key, v.request_hash, v.arguments,
-                   'PLANNED', v.task_id, v.step_id, v.intent_message_id, v.traceparent
-              FROM (VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?))
+                   'PLANNED', v.task_id, v.step_id, v.intent_message_id, v.traceparent, v.kind
+              FROM (VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?))
                    AS v (tenant_id, tool, operation, idempotency_key, provider_key, request_hash, arguments, task_id,
-                         step_id, intent_message_id, traceparent)
+                         step_id, intent_message_id, traceparent, kind)
              WHERE NOT EXISTS (SELECT 1 FROM %1$s.tool_call_tombstone t
                                 WHERE t.tenant_id = v.tenant_id AND t.tool = v.tool AND t.operation = v.operation
                                   AND t.idempotency_key = v.idempotency_key)
@@ -59,17 +61,19 @@ public final class ToolCallStore {
     /**
      * Claims due calls in one statement; SKIP LOCKED lets concurrent dispatchers take disjoint rows. The same
      * statement writes each claim's ledger note, so a claim costs one round trip however many calls it takes. A call
-     * whose tool is paused for its tenant or for every tenant ('*', docs/adapters.md §6) is not taken.
+     * whose tool is paused for its tenant or for every tenant ('*', docs/adapters.md §6) is not taken, nor a held
+     * compensation. A claim starts an attempt: the lookups failed since the last one are counted afresh.
      */
     @SqlTransition(from = {CallState.PLANNED, CallState.FAILED_RETRYABLE}, to = CallState.STARTED)
     private static final String CLAIM = """
             WITH moved AS (
                 UPDATE %1$s.tool_call c
-                   SET state = 'STARTED', fence = c.fence + 1, attempts = c.attempts + 1, lease_owner = ?,
+                   SET state = 'STARTED', fence = c.fence + 1, attempts = c.attempts + 1, lookup_failures = 0,
+                       lease_owner = ?,
                        lease_expires_at = clock_timestamp() + make_interval(secs => ?),
                        started_at = coalesce(c.started_at, clock_timestamp()), updated_at = clock_timestamp()
                  WHERE c.id IN (SELECT q.id FROM %1$s.tool_call q
-                                 WHERE q.state IN ('PLANNED', 'FAILED_RETRYABLE')
+                                 WHERE q.state IN ('PLANNED', 'FAILED_RETRYABLE') AND NOT q.held
                                    AND (q.next_attempt_at IS NULL OR q.next_attempt_at <= clock_timestamp())
                                    AND NOT EXISTS (SELECT 1 FROM %1$s.paused_tool p
                                                     WHERE p.tool = q.tool AND p.tenant_id IN ('*', q.tenant_id))
@@ -90,6 +94,7 @@ public final class ToolCallStore {
                 UPDATE %1$s.tool_call
                    SET state = ?, call_version = call_version + ?, external_object_id = coalesce(?, external_object_id),
                        result = coalesce(?, result), error_class = ?, error_code = ?, error_message = ?,
+                       effect_possible = ?, lookup_failures = lookup_failures + ?,
                        next_attempt_at = clock_timestamp() + make_interval(secs => ?),
                        lease_owner = NULL, lease_expires_at = NULL, updated_at = clock_timestamp(),
                        terminal_at = CASE WHEN ? THEN clock_timestamp() ELSE terminal_at END
@@ -180,15 +185,14 @@ public final class ToolCallStore {
             SELECT extract(epoch FROM clock_timestamp() - max(at)) FROM %1$s.tool_call_attempt
              WHERE call_id = ? AND to_state = 'UNKNOWN'
             """;
-    /** History rows of one call whose detail starts with a code, since its latest claim. */
-    private static final String CODES_SINCE_CLAIM = """
-            SELECT count(*) FROM %1$s.tool_call_attempt a
-             WHERE a.call_id = ? AND a.detail LIKE ?
-               AND a.id > coalesce((SELECT max(b.id) FROM %1$s.tool_call_attempt b
-                                     WHERE b.call_id = a.call_id AND b.to_state = 'STARTED'), 0)
-            """;
-    private static final String HAS_EVIDENCE = """
-            SELECT count(*) FROM %1$s.tool_call_attempt WHERE call_id = ? AND detail LIKE ?
+    /** Evidence of an effect: the fact on the call and the evidence itself in its history, in one statement. */
+    private static final String NOTE_EVIDENCE = """
+            WITH marked AS (
+                UPDATE %1$s.tool_call SET evidence_of_effect = true, updated_at = clock_timestamp() WHERE id = ?
+                RETURNING id
+            )
+            INSERT INTO %1$s.tool_call_attempt (call_id, fence, from_state, to_state, detail)
+            SELECT id, ?, ?, ?, ? FROM marked
             """;
     /** The purge-race re-check of a fresh plan (see insertPlanned): a read, in a statement of its own. */
     private static final String PURGED_MEANWHILE = """
@@ -205,21 +209,21 @@ public final class ToolCallStore {
             """;
 
     /**
-     * Compensations (docs/protocol.md §17) write only {@code next_attempt_at} of a compensation nobody claimed yet:
-     * {@code 'infinity'} holds it back from the dispatcher until its original is {@code COMPENSATING}, and a release
-     * makes it due now. Neither changes a state; those moves go through {@link #finish}.
+     * Compensations (docs/protocol.md §17) write only {@code held} of a compensation nobody claimed yet: it holds the
+     * compensation back from the dispatcher until its original may be undone, and a release makes it due now. Neither
+     * changes a state; those moves go through {@link #finish}.
      */
     private static final String HOLD_COMPENSATION = """
-            UPDATE %s.tool_call SET next_attempt_at = 'infinity'
-             WHERE id = ? AND state = 'PLANNED' AND fence = 0
+            UPDATE %s.tool_call SET held = true
+             WHERE id = ? AND state = 'PLANNED' AND fence = 0 AND kind = 'COMPENSATION'
             """;
     private static final String RELEASE_COMPENSATION = """
-            UPDATE %s.tool_call SET next_attempt_at = clock_timestamp(), updated_at = clock_timestamp()
-             WHERE id = ? AND state = 'PLANNED' AND next_attempt_at = 'infinity'
+            UPDATE %s.tool_call SET held = false, next_attempt_at = clock_timestamp(), updated_at = clock_timestamp()
+             WHERE id = ? AND held
             """;
     private static final String HELD_COMPENSATIONS = """
             SELECT id, tenant_id, tool, operation, idempotency_key FROM %s.tool_call
-             WHERE state = 'PLANNED' AND next_attempt_at = 'infinity'
+             WHERE held
              ORDER BY id LIMIT ?
             """;
     /** Originals under compensation whose compensation call has an outcome that settles them. */
@@ -228,7 +232,7 @@ public final class ToolCallStore {
               FROM %1$s.tool_call o
               JOIN %1$s.tool_call c ON c.tenant_id = o.tenant_id AND c.tool = o.tool
                                    AND c.operation = o.operation || '.compensate'
-                                   AND c.idempotency_key = o.idempotency_key
+                                   AND c.idempotency_key = o.idempotency_key AND c.kind = 'COMPENSATION'
              WHERE o.state = 'COMPENSATING' AND c.state IN ('COMMITTED', 'FAILED_FINAL')
              ORDER BY o.id LIMIT ?
             """;
@@ -273,8 +277,7 @@ public final class ToolCallStore {
     private final String tombstone;
     private final String sinceFirstAttempt;
     private final String sinceUnknown;
-    private final String codesSinceClaim;
-    private final String hasEvidence;
+    private final String noteEvidence;
     private final String holdCompensation;
     private final String releaseCompensation;
     private final String heldCompensations;
@@ -301,8 +304,7 @@ public final class ToolCallStore {
         this.tombstone = TOMBSTONE.formatted(s);
         this.sinceFirstAttempt = SINCE_FIRST_ATTEMPT.formatted(s);
         this.sinceUnknown = SINCE_UNKNOWN.formatted(s);
-        this.codesSinceClaim = CODES_SINCE_CLAIM.formatted(s);
-        this.hasEvidence = HAS_EVIDENCE.formatted(s);
+        this.noteEvidence = NOTE_EVIDENCE.formatted(s);
         this.holdCompensation = HOLD_COMPENSATION.formatted(s);
         this.releaseCompensation = RELEASE_COMPENSATION.formatted(s);
         this.heldCompensations = HELD_COMPENSATIONS.formatted(s);
@@ -326,7 +328,7 @@ public final class ToolCallStore {
         CallScope s = c.scope();
         List<ToolCall> rows = jdbc.query(insertPlanned, MAPPER, s.tenantId(), s.tool(), s.operation(),
                 s.idempotencyKey(), c.providerKey().value(), c.requestHash().value(), c.argumentsJson(), c.taskId(),
-                c.stepId(), c.intentMessageId(), c.traceparent());
+                c.stepId(), c.intentMessageId(), c.traceparent(), CallKind.of(s.operation()).name());
         if (rows.isEmpty()) {
             return Optional.empty();
         }
@@ -376,13 +378,14 @@ public final class ToolCallStore {
      * @return the updated call, or empty when the guard was lost (another worker or the sweeper moved it)
      * @throws dev.toolonce.core.call.IllegalTransitionException when {@code from -> f.to()} is illegal
      */
-    public Optional<ToolCall> finish(ToolCall call, CallState from, Finish f) {
+    public Optional<ToolCall> finish(ToolCall call, CallState from, Move f) {
         Transitions.check(from, f.to());
-        double retrySecs = f.retryIn() == null ? 0 : f.retryIn().toMillis() / 1000.0;
+        double retrySecs = f.dueIn() == null ? 0 : f.dueIn().toMillis() / 1000.0;
         String detail = f.errorCode() == null ? f.externalObjectId() : f.errorCode() + ": " + f.errorMessage();
         List<ToolCall> rows = jdbc.query(finish, MAPPER, f.to().name(), f.newOutcome() ? 1 : 0,
                 StoredText.clean(f.externalObjectId()), StoredText.cleanJson(f.resultJson()), f.errorClass(),
-                StoredText.clean(f.errorCode()), StoredText.clean(f.errorMessage()), retrySecs,
+                StoredText.clean(f.errorCode()), StoredText.clean(f.errorMessage()), f.effectPossible(),
+                f.lookupFailed() ? 1 : 0, retrySecs,
                 f.to().isTerminal(), call.id(), from.name(), call.fence(), from.name(), StoredText.clean(detail));
         return rows.stream().findFirst();
     }
@@ -472,17 +475,13 @@ public final class ToolCallStore {
     }
 
     /**
-     * Records evidence that the call's effect exists (a late {@code Applied}) without changing the call. Kept
-     * with the call's history; {@link #hasEvidenceOfEffect} finds it, e.g. to refuse an operator's retry.
+     * Records evidence that the call's effect exists (a late {@code Applied}) without changing its state: the call's
+     * {@code evidence_of_effect} fact ({@link ToolCall.Facts#evidenceOfEffect}, which e.g. refuses an operator's
+     * retry) and the evidence in its history.
      */
     public void noteEvidence(ToolCall call, String detail) {
-        note(call, EVIDENCE + detail);
-    }
-
-    /** Whether evidence of an effect was ever noted for this call. */
-    public boolean hasEvidenceOfEffect(long callId) {
-        Integer n = jdbc.queryForObject(hasEvidence, Integer.class, callId, EVIDENCE + "%");
-        return n != null && n > 0;
+        jdbc.update(noteEvidence, call.id(), call.fence(), call.state().name(), call.state().name(),
+                StoredText.clean(EVIDENCE + detail));
     }
 
     /** Time since the call was first claimed, in database time; empty before its first claim. */
@@ -503,15 +502,6 @@ public final class ToolCallStore {
         List<Double> secs = jdbc.queryForList(sql, Double.class, callId);
         return secs.stream().filter(java.util.Objects::nonNull).findFirst()
                 .map(s -> Duration.ofMillis(Math.round(s * 1000)));
-    }
-
-    /**
-     * How many transitions since the call's latest claim recorded {@code errorCode} (their detail starts
-     * with it), e.g. how many lookups in a row failed.
-     */
-    public int countSinceLastClaim(ToolCall call, String errorCode) {
-        Integer n = jdbc.queryForObject(codesSinceClaim, Integer.class, call.id(), errorCode + ":%");
-        return n == null ? 0 : n;
     }
 
     /** A compensation call waiting for its original, with the compensation's scope. */
@@ -576,7 +566,8 @@ public final class ToolCallStore {
                 rs.getInt("attempts"), rs.getString("external_object_id"), rs.getString("result"),
                 rs.getString("error_code"), rs.getString("error_message"), rs.getString("task_id"),
                 rs.getString("step_id"), rs.getString("intent_message_id"), rs.getString("traceparent"),
-                terminal == null ? null : terminal.toInstant());
+                terminal == null ? null : terminal.toInstant(), new ToolCall.Facts(CallKind.valueOf(rs.getString("kind")),
+                rs.getBoolean("effect_possible"), rs.getInt("lookup_failures"), rs.getBoolean("evidence_of_effect")));
     }
 
 }

@@ -2,22 +2,24 @@ package dev.toolonce.executor.reconcile;
 
 import dev.toolonce.core.call.CallState;
 import dev.toolonce.core.call.ToolCall;
+import dev.toolonce.core.lifecycle.CallLifecycle;
+import dev.toolonce.core.lifecycle.Event;
+import dev.toolonce.core.lifecycle.Move;
+import dev.toolonce.core.lifecycle.Verdict;
 import dev.toolonce.core.outcome.LookupOutcome;
 import dev.toolonce.core.retry.RetryBudget;
-import dev.toolonce.core.retry.RetryPolicy;
 import dev.toolonce.executor.execution.CallFinisher;
-import dev.toolonce.executor.schedule.Periodic;
+import dev.toolonce.executor.execution.ToolFacts;
 import dev.toolonce.executor.execution.ToolGateway;
-import dev.toolonce.executor.metrics.ExecutorStats;
 import dev.toolonce.executor.ledger.ToolCallStore;
-import dev.toolonce.executor.ledger.Finish;
+import dev.toolonce.executor.metrics.ExecutorStats;
+import dev.toolonce.executor.schedule.Periodic;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ThreadLocalRandom;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -28,25 +30,17 @@ import org.springframework.transaction.support.TransactionTemplate;
  * the sweeper moves calls whose lease expired to UNKNOWN (fence + 1), to be looked at after their tool's
  * settle delay; then UNKNOWN calls whose time came are claimed into RECONCILING (own lease and fence) —
  * never calls of a paused tool — and the tool is asked by provider key or reference, while a heartbeat
- * keeps the leases of the claimed calls alive. Found → COMMITTED; confirmed absent → FAILED_RETRYABLE due
- * now, only where a retry cannot duplicate the effect (else NEEDS_REVIEW), or FAILED_FINAL when attempts
- * are used up; lookup unavailable (timeout, 429, 5xx) → back to UNKNOWN with backoff, at most
- * {@code maxAttempts} lookups in a row before NEEDS_REVIEW; cannot tell → NEEDS_REVIEW. The reconciler
- * never calls the tool's effect itself.
+ * keeps the leases of the claimed calls alive. What the answer does to the call is {@link CallLifecycle}'s
+ * rule. The reconciler never calls the tool's effect itself.
  */
 public final class Reconciler implements SmartLifecycle {
     private static final Logger log = LoggerFactory.getLogger(Reconciler.class);
     private static final int BATCH = 32;
-    /** Error code of a lookup that failed in a way that may pass; counted to bound the lookups. */
-    public static final String LOOKUP_UNAVAILABLE = "LOOKUP_UNAVAILABLE";
-    /** Attempts used up on a call confirmed absent: it fails for good, reported to the agent. */
-    private static final Finish EXHAUSTED = Finish.failedFinal("CONFIRMED_ABSENT", "RETRIES_EXHAUSTED",
-            "the effect is confirmed absent and the attempts are used up");
 
     private final ToolCallStore calls;
     private final CallFinisher finisher;
     private final ToolGateway tools;
-    private final RetryPolicy retry;
+    private final CallLifecycle lifecycle;
     private final RetryBudget budget;
     private final TransactionTemplate tx;
     private final ExecutorStats stats;
@@ -63,13 +57,13 @@ public final class Reconciler implements SmartLifecycle {
      * @param interval    time between rounds
      * @param sweepSettle settle delay of a swept call whose tool is not configured
      */
-    public Reconciler(ToolCallStore calls, CallFinisher finisher, ToolGateway tools, RetryPolicy retry,
+    public Reconciler(ToolCallStore calls, CallFinisher finisher, ToolGateway tools, CallLifecycle lifecycle,
                       RetryBudget budget, TransactionTemplate tx, ExecutorStats stats, Duration lease, Duration interval,
                       Duration sweepSettle) {
         this.calls = calls;
         this.finisher = finisher;
         this.tools = tools;
-        this.retry = retry;
+        this.lifecycle = lifecycle;
         this.budget = budget;
         this.tx = tx;
         this.stats = stats;
@@ -123,53 +117,34 @@ public final class Reconciler implements SmartLifecycle {
 
     private void reconcile(ToolCall call) {
         LookupOutcome found = tools.lookup(call);
-        Finish finish = finishFor(call, found);
-        boolean exhausted = finish.to() == CallState.FAILED_RETRYABLE && !retry.allowsAnother(call.attempts());
-        boolean won = tx.execute(s -> finisher.finish(call, CallState.RECONCILING, finish)
-                .flatMap(c -> exhausted ? finisher.finish(c, CallState.FAILED_RETRYABLE, EXHAUSTED) : Optional.of(c)))
-                .isPresent();
-        if (won) {
-            stats.transition(CallState.RECONCILING, finish.to());
-            stats.reconciliation(found.getClass().getSimpleName().toLowerCase());
-            if (finish.to() != CallState.UNKNOWN) { // the outcome is known now (a lookup that failed leaves it UNKNOWN)
-                calls.sinceUnknown(call.id()).ifPresent(took -> stats.recovered(finish.to(), took));
+        Verdict v = lifecycle.decide(call, new Event.LookupAnswered(found, ToolFacts.of(tools, budget, call)));
+        if (v.kind() != Verdict.Kind.MOVE) { // only for a call that is not RECONCILING, which a claim never returns
+            log.warn("lookup of call {} ({}) changes nothing: {}", call.id(), call.scope(), v.reason());
+            return;
+        }
+        // One move, or two (confirmed absent, then out of attempts), each guarded on the state the one before left.
+        Optional<ToolCall> done = tx.execute(s -> {
+            Optional<ToolCall> c = Optional.of(call);
+            CallState from = CallState.RECONCILING;
+            for (Move m : v.moves()) {
+                CallState leaving = from;
+                c = c.flatMap(x -> finisher.finish(x, leaving, m));
+                from = m.to();
             }
-            log.info("reconciled call {} ({}): {} -> {}", call.id(), call.scope(), found, finish.to());
+            return c;
+        });
+        if (done.isPresent()) {
+            CallState to = v.moves().get(0).to(); // counted as before: out of RECONCILING (then, maybe, out of attempts)
+            stats.transition(CallState.RECONCILING, to);
+            stats.reconciliation(found.getClass().getSimpleName().toLowerCase());
+            if (to != CallState.UNKNOWN) { // the outcome is known now (a lookup that failed leaves it UNKNOWN)
+                calls.sinceUnknown(call.id()).ifPresent(took -> stats.recovered(to, took));
+            }
+            log.info("reconciled call {} ({}): {} -> {} ({})", call.id(), call.scope(), found, done.get().state(),
+                    v.reason());
         } else {
             stats.lostGuard();
         }
-    }
-
-    private Finish finishFor(ToolCall call, LookupOutcome found) {
-        if (found instanceof LookupOutcome.Found f) {
-            return Finish.committed(f.externalObjectId(), f.resultJson());
-        }
-        if (found instanceof LookupOutcome.Absent) {
-            if (!tools.retrySafe(call.scope().tool(), call.scope().operation())) {
-                return Finish.review("UNKNOWN_OUTCOME", "UNSAFE_TO_RETRY",
-                        "the tool reports no effect but has neither native idempotency nor a unique reference");
-            }
-            return Finish.retryIn(budget.reserve(call.scope().tool(), Duration.ZERO), "CONFIRMED_ABSENT", null,
-                    "confirmed absent after an unknown outcome");
-        }
-        if (found instanceof LookupOutcome.Unavailable u) {
-            return unavailable(call, u);
-        }
-        LookupOutcome.CannotTell c = (LookupOutcome.CannotTell) found;
-        return Finish.review("UNKNOWN_OUTCOME", "OUTCOME_UNKNOWN", c.reason());
-    }
-
-    /** Asked again after a backoff, unless the lookups in a row since the last attempt are used up. */
-    private Finish unavailable(ToolCall call, LookupOutcome.Unavailable u) {
-        int failures = calls.countSinceLastClaim(call, LOOKUP_UNAVAILABLE) + 1;
-        if (!retry.allowsAnother(failures)) {
-            return Finish.review("UNKNOWN_OUTCOME", "OUTCOME_UNKNOWN",
-                    "the lookup failed " + failures + " times in a row; last: " + u.reason());
-        }
-        Duration wait = retry.delay(failures, u.retryAfter(), ThreadLocalRandom.current()::nextDouble)
-                .plus(tools.settleDelay(call.scope().tool()));
-        return Finish.unknown(wait, "UNKNOWN_OUTCOME", LOOKUP_UNAVAILABLE,
-                "lookup " + failures + " failed (" + u.reason() + "); asking again in " + wait);
     }
 
     @Override

@@ -3,6 +3,7 @@ package dev.toolonce.executor.review;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import dev.toolonce.core.call.CallScope;
 import dev.toolonce.core.call.ToolCall;
+import dev.toolonce.core.lifecycle.Event;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -58,7 +59,7 @@ public class ReviewController {
         if (!TenantScope.of(who).includes(scope.tenantId())) {
             throw new NoSuchElementException("no call for scope " + scope); // exactly what a missing call answers
         }
-        ReviewService.Action action = ReviewService.Action.valueOf(String.valueOf(r.action()).toUpperCase());
+        Event.Action action = Event.Action.valueOf(String.valueOf(r.action()).toUpperCase());
         return view(reviews.resolve(scope, action, r.externalId(), who.getName(), r.note()));
     }
 

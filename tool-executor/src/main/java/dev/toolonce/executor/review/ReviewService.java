@@ -6,37 +6,38 @@ import dev.toolonce.core.hash.RequestHasher;
 import dev.toolonce.core.call.CallScope;
 import dev.toolonce.core.call.CallState;
 import dev.toolonce.core.call.ToolCall;
+import dev.toolonce.core.lifecycle.CallLifecycle;
+import dev.toolonce.core.lifecycle.Event;
+import dev.toolonce.core.lifecycle.Event.Action;
+import dev.toolonce.core.lifecycle.Verdict;
 import dev.toolonce.executor.execution.CallFinisher;
-import dev.toolonce.executor.execution.Completion;
-import dev.toolonce.executor.metrics.ExecutorStats;
-import dev.toolonce.executor.ledger.ToolCallStore;
-import dev.toolonce.executor.ledger.Finish;
 import dev.toolonce.executor.ledger.ReviewAuditStore;
-import java.time.Duration;
+import dev.toolonce.executor.ledger.ToolCallStore;
+import dev.toolonce.executor.metrics.ExecutorStats;
 import java.util.List;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Human decisions on calls in NEEDS_REVIEW (docs/protocol.md §16): commit with the external id the operator
  * found, retry (after the operator reconciled by hand), fail, or compensate (undo the effect through the tool's
- * compensation, docs/protocol.md §17). Each resolution is a guarded transition,
+ * compensation, docs/protocol.md §17); which is allowed is {@link CallLifecycle}'s rule. Each resolution is a guarded
+ * transition,
  * an audit row ({@link ReviewAuditStore}) and — for commit and fail — a result event, all in one transaction.
  */
 public final class ReviewService {
-    /** What the operator decided. */
-    public enum Action { COMMIT, RETRY, FAIL, COMPENSATE }
-
     private final ToolCallStore calls;
     private final CallFinisher finisher;
+    private final CallLifecycle lifecycle;
     private final ReviewAuditStore audit;
     private final TransactionTemplate tx;
     private final ExecutorStats stats;
     private final RequestHasher hasher = new RequestHasher();
 
-    public ReviewService(ToolCallStore calls, CallFinisher finisher, ReviewAuditStore audit, TransactionTemplate tx,
-                         ExecutorStats stats) {
+    public ReviewService(ToolCallStore calls, CallFinisher finisher, CallLifecycle lifecycle, ReviewAuditStore audit,
+                         TransactionTemplate tx, ExecutorStats stats) {
         this.calls = calls;
         this.finisher = finisher;
+        this.lifecycle = lifecycle;
         this.audit = audit;
         this.tx = tx;
         this.stats = stats;
@@ -62,21 +63,14 @@ public final class ReviewService {
      *         Applied), or a duplicate alarm — sending it again could apply it twice; commit or fail instead
      */
     public ToolCall resolve(CallScope scope, Action action, String externalId, String operator, String note) {
-        if (action == Action.COMMIT && (externalId == null || externalId.isBlank())) {
-            throw new IllegalArgumentException("commit needs the external id of the effect the operator found");
-        }
         return tx.execute(s -> {
             ToolCall call = calls.find(scope).orElseThrow(() -> new java.util.NoSuchElementException("no call for scope " + scope));
-            if (call.state() != CallState.NEEDS_REVIEW) {
-                throw new IllegalArgumentException("call " + scope + " is " + call.state() + ", not NEEDS_REVIEW");
+            Verdict v = lifecycle.decide(call, new Event.OperatorResolved(action, externalId, operator, note));
+            if (v.kind() == Verdict.Kind.REFUSED) {
+                throw v.refusal() == Verdict.Refusal.EFFECT_MAY_EXIST ? new IllegalStateException(v.reason())
+                        : new IllegalArgumentException(v.reason());
             }
-            if (action == Action.RETRY) {
-                refuseRetryOfAnEffect(call);
-            }
-            if (action == Action.COMPENSATE) {
-                refuseCompensation(call, externalId);
-            }
-            ToolCall done = finisher.finish(call, CallState.NEEDS_REVIEW, finish(action, externalId, operator, note))
+            ToolCall done = finisher.finish(call, CallState.NEEDS_REVIEW, v.only())
                     .orElseThrow(() -> new IllegalStateException("call " + scope + " was resolved concurrently"));
             if (action == Action.COMPENSATE) {
                 planCompensation(done);
@@ -86,34 +80,6 @@ public final class ReviewService {
             stats.review(action.name().toLowerCase());
             return done;
         });
-    }
-
-    /** An operator's retry resends the effect: never for a call whose effect is known or may exist. */
-    private void refuseRetryOfAnEffect(ToolCall call) {
-        String why = call.externalObjectId() != null ? "it has an external id (" + call.externalObjectId() + ")"
-                : Completion.DUPLICATE_EFFECT.equals(call.errorCode()) ? "it carries a duplicate alarm"
-                : calls.hasEvidenceOfEffect(call.id()) ? "a fenced-out attempt reported the effect applied (evidence "
-                        + "in its attempt history)"
-                : null;
-        if (why != null) {
-            throw new IllegalStateException("retry of " + call.scope() + " refused: " + why
-                    + "; resolve it with commit (the effect exists) or fail");
-        }
-    }
-
-    /**
-     * docs/protocol.md §17: compensate only an effect known by its external id (the call's, or the one the operator
-     * found), never a compensation itself, and only where the tool can compensate.
-     */
-    private void refuseCompensation(ToolCall call, String externalId) {
-        if (Compensation.isCompensation(call.scope())) {
-            throw new IllegalArgumentException(call.scope() + " is a compensation; commit, retry or fail it");
-        }
-        if (call.externalObjectId() == null && (externalId == null || externalId.isBlank())) {
-            throw new IllegalArgumentException("compensate needs the external id of the effect to undo: " + call.scope()
-                    + " has none recorded");
-        }
-        Compensation.of(call.scope()); // throws when the operation name is too long to derive one
     }
 
     /**
@@ -129,16 +95,5 @@ public final class ReviewService {
         if (calls.insertPlanned(c).isEmpty()) {
             calls.find(scope).ifPresent(existing -> calls.releaseCompensation(existing.id()));
         }
-    }
-
-    private static Finish finish(Action action, String externalId, String operator, String note) {
-        String why = "resolved by " + operator + (note == null || note.isBlank() ? "" : ": " + note);
-        return switch (action) {
-            case COMMIT -> Finish.committed(externalId, null);
-            case RETRY -> Finish.retryIn(Duration.ZERO, "OPERATOR", null, why);
-            case FAIL -> Finish.failedFinal("OPERATOR", "OPERATOR_FAILED", why);
-            case COMPENSATE -> Finish.compensating(externalId == null || externalId.isBlank() ? null : externalId,
-                    "OPERATOR", why);
-        };
     }
 }

@@ -23,13 +23,14 @@ final class Calls {
     static ToolCall call(String tenant, String tool, String operation, String key, String argumentsJson) {
         CallScope scope = new CallScope(tenant, tool, operation, key);
         return new ToolCall(7, scope, ProviderKey.of(scope), new RequestHash("sha256:" + "a".repeat(64)),
-                argumentsJson, CallState.STARTED, 3, 1, 1, null, null, null, null, null, null, "m-1", null, null);
+                argumentsJson, CallState.STARTED, 3, 1, 1, null, null, null, null, null, null, "m-1", null, null,
+                ToolCall.Facts.planned(operation));
     }
 
     static ToolCall committed(ToolCall call, String externalId) {
         return new ToolCall(call.id(), call.scope(), call.providerKey(), call.requestHash(), call.argumentsJson(),
                 CallState.COMMITTED, call.fence(), call.callVersion(), call.attempts(), externalId, null, null, null,
-                null, null, call.intentMessageId(), call.traceparent(), null);
+                null, null, call.intentMessageId(), call.traceparent(), null, call.facts());
     }
 
     /** Binds {@code toolonce.executor.tools.<tool>.*} from flat properties (keys relative to the tool). */

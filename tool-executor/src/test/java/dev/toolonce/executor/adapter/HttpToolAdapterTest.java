@@ -118,7 +118,7 @@ class HttpToolAdapterTest {
         ToolCall c = charge();
         ToolCall traced = new ToolCall(c.id(), c.scope(), c.providerKey(), c.requestHash(), c.argumentsJson(), c.state(),
                 c.fence(), c.callVersion(), c.attempts(), null, null, null, null, null, null, c.intentMessageId(), trace,
-                null);
+                null, c.facts());
 
         payments(Map.of()).execute(traced);
         assertThat(last().headers()).containsEntry("traceparent", trace);

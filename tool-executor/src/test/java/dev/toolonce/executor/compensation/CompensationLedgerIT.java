@@ -13,6 +13,9 @@ import dev.toolonce.core.call.Compensation;
 import dev.toolonce.core.call.ToolCall;
 import dev.toolonce.core.hash.ProviderKey;
 import dev.toolonce.core.hash.RequestHash;
+import dev.toolonce.core.lifecycle.CallLifecycle;
+import dev.toolonce.core.lifecycle.Event;
+import dev.toolonce.core.lifecycle.Move;
 import dev.toolonce.core.outcome.LookupOutcome;
 import dev.toolonce.core.outcome.ToolOutcome;
 import dev.toolonce.core.retry.RetryBudget;
@@ -20,7 +23,6 @@ import dev.toolonce.core.retry.RetryPolicy;
 import dev.toolonce.executor.adapter.AdapterRegistry;
 import dev.toolonce.executor.execution.CallFinisher;
 import dev.toolonce.executor.execution.Completion;
-import dev.toolonce.executor.ledger.Finish;
 import dev.toolonce.executor.ledger.PausedToolStore;
 import dev.toolonce.executor.ledger.ReviewAuditStore;
 import dev.toolonce.executor.results.ResultEvents;
@@ -81,11 +83,11 @@ class CompensationLedgerIT {
         ExecutorStats stats = new ExecutorStats(new SimpleMeterRegistry());
         gateway = new CompensationGateway(new AdapterRegistry(Map.of("payments", tool)), calls, List.of("payments"));
         RetryPolicy retry = new RetryPolicy(Duration.ofMillis(50), Duration.ofMillis(100), 3);
-        completion = new Completion(calls, finisher, gateway, retry,
+        completion = new Completion(calls, finisher, gateway, new CallLifecycle(retry),
                 new RetryBudget(10_000, Duration.ofMinutes(1), Clock.systemUTC()), tx, stats,
                 new PausedToolStore(jdbc, SCHEMA));
-        driver = new CompensationDriver(calls, finisher, tx, stats, Duration.ofMillis(50));
-        reviews = new ReviewService(calls, finisher, new ReviewAuditStore(jdbc, SCHEMA), tx, stats);
+        driver = new CompensationDriver(calls, finisher, new CallLifecycle(retry), tx, stats, Duration.ofMillis(50));
+        reviews = new ReviewService(calls, finisher, new CallLifecycle(retry), new ReviewAuditStore(jdbc, SCHEMA), tx, stats);
     }
 
     @Test
@@ -124,7 +126,7 @@ class CompensationLedgerIT {
 
         // reconciled: found — the original commits with its id, then the compensation may go
         ToolCall unknown = calls.findById(charge.id()).orElseThrow();
-        tx.execute(s -> calls.finish(unknown, CallState.UNKNOWN, Finish.committed("ch_2", null)));
+        tx.execute(s -> calls.finish(unknown, CallState.UNKNOWN, new Move.Commit("ch_2", null)));
         driver.tick();
         assertThat(state(charge)).isEqualTo(CallState.COMPENSATING);
         assertThat(claimOne(comp.scope()).id()).isEqualTo(comp.id());
@@ -143,7 +145,7 @@ class CompensationLedgerIT {
         driver.tick();
         ToolCall original = calls.findById(charge.id()).orElseThrow();
         assertThat(original.state()).isEqualTo(CallState.NEEDS_REVIEW);
-        assertThat(original.errorCode()).isEqualTo(CompensationDriver.COMPENSATION_FAILED);
+        assertThat(original.errorCode()).isEqualTo(CallLifecycle.COMPENSATION_FAILED);
     }
 
     @Test
@@ -170,10 +172,10 @@ class CompensationLedgerIT {
         ToolCall charge = claimOne(plan(new CallScope("acme", "payments", "charge", "k5"), "{\"amount\":1}").scope());
         completion.record(charge, ToolOutcome.Rejected.forReview("KEY_REUSED", "provider says reused"));
         assertThat(state(charge)).isEqualTo(CallState.NEEDS_REVIEW);
-        assertThatThrownBy(() -> reviews.resolve(charge.scope(), ReviewService.Action.COMPENSATE, null, "op", null))
+        assertThatThrownBy(() -> reviews.resolve(charge.scope(), Event.Action.COMPENSATE, null, "op", null))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("external id");
 
-        reviews.resolve(charge.scope(), ReviewService.Action.COMPENSATE, "ch_5", "op", "found it, undo it");
+        reviews.resolve(charge.scope(), Event.Action.COMPENSATE, "ch_5", "op", "found it, undo it");
         assertThat(state(charge)).isEqualTo(CallState.COMPENSATING);
         ToolCall claimed = claimOne(Compensation.of(charge.scope()));
         tool.next.add(new ToolOutcome.Applied("re_5", null));

@@ -7,6 +7,7 @@ import dev.toolonce.core.call.CallState;
 import dev.toolonce.core.call.ToolCall;
 import dev.toolonce.core.hash.ProviderKey;
 import dev.toolonce.core.hash.RequestHash;
+import dev.toolonce.core.lifecycle.Move;
 import dev.toolonce.executor.ledger.ToolCallStore.HeldCompensation;
 import java.time.Duration;
 import javax.sql.DataSource;
@@ -71,15 +72,15 @@ abstract class ToolCallStoreCompensationContract {
     void anOriginalUnderCompensationIsSettledOnlyOnceItsCompensationHasAFinalOutcome() {
         ToolCall original = plan("charge");
         ToolCall started = calls.claim("w-1", 1, LEASE).get(0);
-        ToolCall committed = calls.finish(started, CallState.STARTED, Finish.committed("ch_1", "{}")).orElseThrow();
-        calls.finish(committed, CallState.COMMITTED, Finish.compensating(null, null, null)).orElseThrow();
+        ToolCall committed = calls.finish(started, CallState.STARTED, new Move.Commit("ch_1", "{}")).orElseThrow();
+        calls.finish(committed, CallState.COMMITTED, new Move.Compensate(null, null, null)).orElseThrow();
         ToolCall compensation = plan("charge.compensate");
 
         assertThat(calls.settledCompensations(10)).as("its compensation is still planned").isEmpty();
 
         ToolCall running = calls.claim("w-2", 1, LEASE).get(0);
         assertThat(running.id()).isEqualTo(compensation.id());
-        calls.finish(running, CallState.STARTED, Finish.committed("rf_1", "{}")).orElseThrow();
+        calls.finish(running, CallState.STARTED, new Move.Commit("rf_1", "{}")).orElseThrow();
 
         assertThat(calls.settledCompensations(10)).singleElement().satisfies(p -> {
             assertThat(p.original()).isEqualTo(original.scope());

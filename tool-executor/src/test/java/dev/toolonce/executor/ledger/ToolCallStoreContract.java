@@ -4,12 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.toolonce.core.call.CallKind;
 import dev.toolonce.core.call.CallScope;
 import dev.toolonce.core.call.CallState;
 import dev.toolonce.core.call.IllegalTransitionException;
 import dev.toolonce.core.call.ToolCall;
 import dev.toolonce.core.hash.ProviderKey;
 import dev.toolonce.core.hash.RequestHash;
+import dev.toolonce.core.lifecycle.Move;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -66,12 +68,12 @@ abstract class ToolCallStoreContract {
         return calls.insertPlanned(newCall(key, "m-" + key)).orElseThrow();
     }
 
-    private static Finish committed(String externalId) {
-        return Finish.committed(externalId, "{\"ok\":true}");
+    private static Move committed(String externalId) {
+        return new Move.Commit(externalId, "{\"ok\":true}");
     }
 
-    private static Finish retryable() {
-        return Finish.retryIn(Duration.ZERO, "RETRYABLE", "HTTP_429", "slow down");
+    private static Move retryable() {
+        return new Move.Retry(Duration.ZERO, "RETRYABLE", false, "slow down");
     }
 
     @Test
@@ -186,7 +188,7 @@ abstract class ToolCallStoreContract {
         List<ToolCall> held = calls.claim("w-1", 2, LEASE);
         ToolCall stale = new ToolCall(held.get(1).id(), held.get(1).scope(), held.get(1).providerKey(),
                 held.get(1).requestHash(), held.get(1).argumentsJson(), CallState.STARTED, held.get(1).fence() - 1,
-                0, 1, null, null, null, null, null, null, null, null, null);
+                0, 1, null, null, null, null, null, null, null, null, null, held.get(1).facts());
 
         List<Long> extended = calls.heartbeat(CallState.STARTED, List.of(held.get(0), stale), LEASE);
 
@@ -217,7 +219,7 @@ abstract class ToolCallStoreContract {
         planned("now");
         for (ToolCall c : calls.claim("w-1", 2, LEASE)) {
             Duration wait = c.scope().idempotencyKey().equals("later") ? Duration.ofHours(1) : Duration.ZERO;
-            calls.finish(c, CallState.STARTED, Finish.retryIn(wait, "RETRYABLE", "HTTP_429", "slow down")).orElseThrow();
+            calls.finish(c, CallState.STARTED, new Move.Retry(wait, "RETRYABLE", false, "slow down")).orElseThrow();
         }
 
         List<ToolCall> again = calls.claim("w-2", 10, LEASE);
@@ -230,20 +232,51 @@ abstract class ToolCallStoreContract {
     }
 
     @Test
-    void theHistoryKeepsNotesAndEvidenceAndCountsCodesSinceTheLatestClaim() {
+    void theHistoryKeepsNotesAndEvidenceSetsItsFact() {
         planned("k-1");
         ToolCall claimed = calls.claim("w-1", 1, LEASE).get(0);
-        ToolCall unknown = calls.finish(claimed, CallState.STARTED, Finish.unknown(Duration.ZERO,
-                "INDETERMINATE", "LOOKUP_UNAVAILABLE", "timeout")).orElseThrow();
+        ToolCall unknown = calls.finish(claimed, CallState.STARTED, new Move.Reconcile(Duration.ZERO,
+                "INDETERMINATE", true, "timeout")).orElseThrow();
 
-        assertThat(calls.hasEvidenceOfEffect(unknown.id())).isFalse();
+        assertThat(unknown.facts().evidenceOfEffect()).isFalse();
+        assertThat(unknown.facts().lookupFailures()).isEqualTo(1);
         calls.note(unknown, "operator looked");
+        assertThat(calls.findById(unknown.id()).orElseThrow().facts().evidenceOfEffect()).as("a note is no evidence")
+                .isFalse();
         calls.noteEvidence(unknown, "late Applied ch_9");
 
-        assertThat(calls.hasEvidenceOfEffect(unknown.id())).isTrue();
-        assertThat(calls.countSinceLastClaim(unknown, "LOOKUP_UNAVAILABLE")).isEqualTo(1);
-        assertThat(calls.countSinceLastClaim(unknown, "HTTP_429")).isZero();
+        ToolCall noted = calls.findById(unknown.id()).orElseThrow();
+        assertThat(noted.facts().evidenceOfEffect()).isTrue();
+        assertThat(noted.state()).as("evidence moves nothing").isEqualTo(CallState.UNKNOWN);
+        assertThat(noted.fence()).isEqualTo(unknown.fence());
         assertThat(calls.sinceFirstAttempt(unknown)).isPresent();
+    }
+
+    @Test
+    void theFactsOfACallAreWrittenWithItsMovesAndAClaimCountsTheLookupsAfresh() {
+        planned("facts");
+        ToolCall claimed = calls.claim("w-1", 1, LEASE).get(0);
+        assertThat(claimed.kind()).isEqualTo(CallKind.ACTION);
+        ToolCall possible = calls.finish(claimed, CallState.STARTED,
+                new Move.Retry(Duration.ZERO, "RETRYABLE", true, "503")).orElseThrow();
+        assertThat(possible.facts().effectPossible()).isTrue();
+        ToolCall again = calls.claim("w-1", 1, LEASE).get(0);
+        assertThat(again.facts().effectPossible()).as("kept by the claim, for the attempt's rules").isTrue();
+        ToolCall unknown = calls.finish(again, CallState.STARTED,
+                new Move.Reconcile(Duration.ZERO, "INDETERMINATE", false, "timeout")).orElseThrow();
+        assertThat(unknown.facts().effectPossible()).as("replaced by the outcome").isFalse();
+        assertThat(unknown.facts().lookupFailures()).isZero();
+        ToolCall looked = calls.claimForReconciliation("r-1", 1, LEASE).get(0);
+        ToolCall failedOnce = calls.finish(looked, CallState.RECONCILING,
+                new Move.Reconcile(Duration.ZERO, "UNKNOWN_OUTCOME", true, "lookup timed out")).orElseThrow();
+        ToolCall failedTwice = calls.finish(calls.claimForReconciliation("r-1", 1, LEASE).get(0), CallState.RECONCILING,
+                new Move.Reconcile(Duration.ZERO, "UNKNOWN_OUTCOME", true, "lookup timed out")).orElseThrow();
+        assertThat(failedOnce.facts().lookupFailures()).isEqualTo(1);
+        assertThat(failedTwice.facts().lookupFailures()).isEqualTo(2);
+        ToolCall absent = calls.finish(calls.claimForReconciliation("r-1", 1, LEASE).get(0), CallState.RECONCILING,
+                new Move.Retry(Duration.ZERO, "CONFIRMED_ABSENT", false, "absent")).orElseThrow();
+        assertThat(absent.facts().lookupFailures()).as("counted until the next attempt").isEqualTo(2);
+        assertThat(calls.claim("w-1", 1, LEASE).get(0).facts().lookupFailures()).isZero();
     }
 
     @Test

@@ -11,11 +11,13 @@ import dev.toolonce.core.call.CallState;
 import dev.toolonce.core.call.ToolCall;
 import dev.toolonce.core.hash.ProviderKey;
 import dev.toolonce.core.hash.RequestHash;
+import dev.toolonce.core.lifecycle.CallLifecycle;
+import dev.toolonce.core.lifecycle.Event;
+import dev.toolonce.core.lifecycle.Move;
 import dev.toolonce.core.outcome.LookupOutcome;
 import dev.toolonce.core.outcome.ToolOutcome;
 import dev.toolonce.core.retry.RetryBudget;
 import dev.toolonce.core.retry.RetryPolicy;
-import dev.toolonce.executor.execution.AttemptRules;
 import dev.toolonce.executor.execution.CallFinisher;
 import dev.toolonce.executor.execution.Completion;
 import dev.toolonce.executor.execution.ToolGateway;
@@ -27,7 +29,6 @@ import dev.toolonce.executor.metrics.ExecutorStats;
 import dev.toolonce.jdbc.OutboxStore;
 import dev.toolonce.executor.ledger.PendingReplyStore;
 import dev.toolonce.executor.ledger.ToolCallStore;
-import dev.toolonce.executor.ledger.Finish;
 import dev.toolonce.schemas.EventCodec;
 import dev.toolonce.testsupport.TestKeys;
 import dev.toolonce.testsupport.TestStack;
@@ -93,9 +94,9 @@ class EvidenceLedgerIT {
         pauses = new PausedToolStore(jdbc, SCHEMA);
         retry = new RetryPolicy(Duration.ofMillis(50), Duration.ofMillis(100), MAX_ATTEMPTS);
         budget = new RetryBudget(10_000, Duration.ofMinutes(1), Clock.systemUTC());
-        completion = new Completion(calls, finisher, tools, retry, budget, tx, stats, pauses);
+        completion = new Completion(calls, finisher, tools, new CallLifecycle(retry), budget, tx, stats, pauses);
         reconciler = reconciler(Duration.ofSeconds(30));
-        reviews = new ReviewService(calls, finisher, new ReviewAuditStore(jdbc, SCHEMA), tx, stats);
+        reviews = new ReviewService(calls, finisher, new CallLifecycle(retry), new ReviewAuditStore(jdbc, SCHEMA), tx, stats);
     }
 
     @AfterEach
@@ -106,7 +107,7 @@ class EvidenceLedgerIT {
     }
 
     private Reconciler reconciler(Duration lease) {
-        return new Reconciler(calls, finisher, tools, retry, budget, tx, stats, lease, Duration.ofMillis(50),
+        return new Reconciler(calls, finisher, tools, new CallLifecycle(retry), budget, tx, stats, lease, Duration.ofMillis(50),
                 Duration.ZERO);
     }
 
@@ -155,7 +156,7 @@ class EvidenceLedgerIT {
     @Test
     void aLateAppliedCommitsACallThatAwaitsReview() {
         ToolCall attempt = planAndClaim("payments", "late-review");
-        tx.execute(s -> finisher.finish(attempt, CallState.STARTED, Finish.review(
+        tx.execute(s -> finisher.finish(attempt, CallState.STARTED, new Move.Review(
                 "UNKNOWN_OUTCOME", "OUTCOME_UNKNOWN", "cannot tell")));
 
         // the same attempt's Applied arrives after its guard moved on
@@ -164,25 +165,25 @@ class EvidenceLedgerIT {
         assertThat(recorded).as("the guard was lost").isEmpty();
         assertThat(current(attempt).state()).isEqualTo(CallState.COMMITTED);
         assertThat(current(attempt).externalObjectId()).isEqualTo("ch_late");
-        assertThat(calls.hasEvidenceOfEffect(attempt.id())).isTrue();
+        assertThat(current(attempt).facts().evidenceOfEffect()).isTrue();
         assertThat(published(attempt)).containsExactly("NEEDS_REVIEW", "COMMITTED");
     }
 
     @Test
     void aLateAppliedOnAFailedFinalCallRaisesTheDuplicateAlarmAndAnOperatorRetryIsRefused() {
         ToolCall attempt = planAndClaim("payments", "late-final");
-        tx.execute(s -> finisher.finish(attempt, CallState.STARTED, Finish.failedFinal(
+        tx.execute(s -> finisher.finish(attempt, CallState.STARTED, new Move.FailFinal(
                 "RETRYABLE", "RETRIES_EXHAUSTED", "gave up")));
 
         completion.record(attempt, new ToolOutcome.Applied("ch_after_final", null));
 
         ToolCall alarmed = current(attempt);
         assertThat(alarmed.state()).isEqualTo(CallState.NEEDS_REVIEW);
-        assertThat(alarmed.errorCode()).isEqualTo(Completion.DUPLICATE_EFFECT);
+        assertThat(alarmed.errorCode()).isEqualTo(CallLifecycle.DUPLICATE_EFFECT);
         assertThat(alarmed.errorMessage()).contains("ch_after_final").contains("FAILED_FINAL");
         assertThat(counter("toolonce.duplicates.alarm", "source", "late_applied")).isEqualTo(1);
         assertThat(published(attempt)).containsExactly("FAILED_FINAL", "NEEDS_REVIEW");
-        assertThatThrownBy(() -> reviews.resolve(attempt.scope(), ReviewService.Action.RETRY, null, "op", null))
+        assertThatThrownBy(() -> reviews.resolve(attempt.scope(), Event.Action.RETRY, null, "op", null))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("duplicate alarm");
         assertThat(current(attempt).state()).isEqualTo(CallState.NEEDS_REVIEW);
     }
@@ -194,21 +195,21 @@ class EvidenceLedgerIT {
         ToolCall clean = planAndClaim("email", "clean");
         for (ToolCall c : List.of(evidenced, clean)) {
             tx.execute(s -> finisher.finish(c, CallState.STARTED,
-                    Finish.review("UNKNOWN_OUTCOME", "OUTCOME_UNKNOWN", "?")));
+                    new Move.Review("UNKNOWN_OUTCOME", "OUTCOME_UNKNOWN", "?")));
         }
         // in review with an external id: committed em_1, then sent to review (the duplicate alarm's path)
-        tx.execute(s -> finisher.finish(withId, CallState.STARTED, Finish.committed("em_1", null))
-                .flatMap(c -> finisher.finish(c, CallState.COMMITTED, Finish.review("DUPLICATE", "DUPLICATE_EFFECT", "?")))
+        tx.execute(s -> finisher.finish(withId, CallState.STARTED, new Move.Commit("em_1", null))
+                .flatMap(c -> finisher.finish(c, CallState.COMMITTED, new Move.Review("DUPLICATE", "DUPLICATE_EFFECT", "?")))
                 .orElseThrow());
         calls.noteEvidence(current(evidenced), "late Applied em_9 from fenced-out attempt at fence 1");
 
-        assertThatThrownBy(() -> reviews.resolve(evidenced.scope(), ReviewService.Action.RETRY, null, "op", null))
+        assertThatThrownBy(() -> reviews.resolve(evidenced.scope(), Event.Action.RETRY, null, "op", null))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("evidence");
-        assertThatThrownBy(() -> reviews.resolve(withId.scope(), ReviewService.Action.RETRY, null, "op", null))
+        assertThatThrownBy(() -> reviews.resolve(withId.scope(), Event.Action.RETRY, null, "op", null))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("external id (em_1)");
-        assertThat(reviews.resolve(clean.scope(), ReviewService.Action.RETRY, null, "op", null).state())
+        assertThat(reviews.resolve(clean.scope(), Event.Action.RETRY, null, "op", null).state())
                 .as("negative control").isEqualTo(CallState.FAILED_RETRYABLE);
-        assertThat(reviews.resolve(evidenced.scope(), ReviewService.Action.COMMIT, "em_9", "op", null).state())
+        assertThat(reviews.resolve(evidenced.scope(), Event.Action.COMMIT, "em_9", "op", null).state())
                 .isEqualTo(CallState.COMMITTED);
     }
 
@@ -218,7 +219,8 @@ class EvidenceLedgerIT {
         for (int attempt = 1; attempt < MAX_ATTEMPTS; attempt++) {
             ToolCall recorded = completion.record(c, ToolOutcome.Retryable.effectPossible("503", null)).orElseThrow();
             assertThat(recorded.state()).isEqualTo(CallState.FAILED_RETRYABLE);
-            assertThat(recorded.errorCode()).isEqualTo(AttemptRules.EFFECT_POSSIBLE);
+            assertThat(recorded.errorCode()).isEqualTo(CallLifecycle.EFFECT_POSSIBLE);
+            assertThat(recorded.facts().effectPossible()).isTrue();
             c = claim(c.scope(), Duration.ofSeconds(30));
         }
         // the last attempt is refused before applying — but an earlier 503 may have applied
