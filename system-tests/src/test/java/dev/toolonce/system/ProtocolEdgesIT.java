@@ -4,7 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.toolonce.core.call.CallScope;
+import dev.toolonce.executor.ledger.ToolCallStore;
 import dev.toolonce.executor.retention.RetentionPurger;
+import dev.toolonce.jdbc.InboxStore;
+import dev.toolonce.jdbc.OutboxStore;
 import dev.toolonce.schemas.Contract;
 import dev.toolonce.schemas.EventCodec;
 import dev.toolonce.schemas.ResultStatus;
@@ -152,7 +155,8 @@ class ProtocolEdgesIT {
                 UPDATE executor.tool_call SET terminal_at = clock_timestamp() - interval '10 days'
                  WHERE tenant_id = ? AND tool = 'counter' AND operation = 'apply' AND idempotency_key = ?""",
                 f.tenant, "purged");
-        int purged = new RetentionPurger(jdbc, "executor", Duration.ofDays(8), Duration.ofDays(1), 100).purgeOnce();
+        int purged = new RetentionPurger(new ToolCallStore(jdbc, "executor"), new InboxStore(jdbc, "executor"),
+                new OutboxStore(jdbc, "executor"), Duration.ofDays(8), Duration.ofDays(1), 100).purgeOnce();
         assertThat(purged).isGreaterThanOrEqualTo(1);
         assertThat(call(intent)).as("the ledger row is gone").isEmpty();
 

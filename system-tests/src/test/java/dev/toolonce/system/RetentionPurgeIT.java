@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.toolonce.core.call.CallScope;
 import dev.toolonce.executor.retention.RetentionPurger;
 import dev.toolonce.executor.ledger.ToolCallStore;
+import dev.toolonce.jdbc.InboxStore;
+import dev.toolonce.jdbc.OutboxStore;
 import dev.toolonce.testsupport.TestStack;
 import java.time.Duration;
 import java.util.Map;
@@ -31,7 +33,8 @@ class RetentionPurgeIT {
         insert(jdbc, "old-open", "UNKNOWN", null, null);
         insert(jdbc, "old-review", "NEEDS_REVIEW", "10 days", null);
 
-        int purged = new RetentionPurger(jdbc, "executor", Duration.ofDays(8), Duration.ofDays(1), 100).purgeOnce();
+        int purged = new RetentionPurger(new ToolCallStore(jdbc, "executor"), new InboxStore(jdbc, "executor"),
+                new OutboxStore(jdbc, "executor"), Duration.ofDays(8), Duration.ofDays(1), 100).purgeOnce();
 
         assertThat(purged).isEqualTo(1);
         assertThat(jdbc.queryForList("SELECT idempotency_key FROM executor.tool_call ORDER BY idempotency_key", String.class))

@@ -4,6 +4,7 @@ import dev.toolonce.core.decide.Decider;
 import dev.toolonce.core.retry.RetryBudget;
 import dev.toolonce.core.lifecycle.CallLifecycle;
 import dev.toolonce.core.retry.RetryPolicy;
+import dev.toolonce.executor.execution.GroupCommitter;
 import dev.toolonce.executor.faults.FaultInjectionProperties;
 import dev.toolonce.executor.faults.FaultPoints;
 import dev.toolonce.executor.execution.CallFinisher;
@@ -173,9 +174,8 @@ public class ExecutorConfiguration {
     @Bean
     Dispatcher dispatcher(ToolCallStore calls, ToolGateway gateway, Completion completion, TransactionTemplate tx,
                           ExecutorProperties p, ExecutorStats stats, FaultInjectionProperties faults) {
-        return new Dispatcher(calls, gateway, completion, tx,
-                new Dispatcher.Settings(p.workers(), p.claimBatch(), p.lease(), p.heartbeat(), p.idlePoll(),
-                        p.committers(), p.commitGroup()),
+        return new Dispatcher(calls, gateway, new GroupCommitter(completion, p.committers(), p.commitGroup()), tx,
+                new Dispatcher.Settings(p.workers(), p.claimBatch(), p.lease(), p.heartbeat(), p.idlePoll()),
                 new FaultPoints(faults), stats);
     }
 
@@ -197,8 +197,9 @@ public class ExecutorConfiguration {
     }
 
     @Bean
-    RetentionJobs retentionJobs(JdbcTemplate jdbc, RetentionGuard guard, ExecutorProperties p) {
-        return new RetentionJobs(new RetentionPurger(jdbc, p.schema(), p.retention(), Duration.ofDays(1), 1000),
+    RetentionJobs retentionJobs(JdbcTemplate jdbc, ToolCallStore calls, RetentionGuard guard, ExecutorProperties p) {
+        return new RetentionJobs(new RetentionPurger(calls, new InboxStore(jdbc, p.schema()),
+                new OutboxStore(jdbc, p.schema()), p.retention(), Duration.ofDays(1), 1000),
                 guard, Duration.ofMinutes(1), Duration.ofMinutes(10));
     }
 

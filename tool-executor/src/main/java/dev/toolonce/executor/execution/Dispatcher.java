@@ -24,8 +24,9 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Claims due calls just before sending them (PLANNED→STARTED, fence + 1, lease in database time) and runs
- * each on the worker pool: the tool call happens outside any transaction, its outcome is then recorded
- * by {@link Completion} through the {@link GroupCommitter}, many calls per transaction. It claims only as
+ * each on the worker pool: the tool call happens outside any transaction (through the {@link ToolGateway}, which
+ * sends a compensation as its original's undo, {@code CompensationGateway}), its outcome is then recorded through
+ * the {@link GroupCommitter}, many calls per transaction, as {@code CallLifecycle} decides. It claims only as
  * many calls as it has free workers, so a claimed call never waits in a queue while its lease runs, and a
  * slow tool holds workers, never a Kafka partition.
  *
@@ -41,7 +42,6 @@ public final class Dispatcher implements SmartLifecycle {
 
     private final ToolCallStore calls;
     private final ToolGateway gateway;
-    private final Completion completion;
     private final TransactionTemplate tx;
     private final int claimBatch;
     private final Duration lease;
@@ -63,11 +63,11 @@ public final class Dispatcher implements SmartLifecycle {
     private volatile Thread loop;
 
     /** Timing of claims: how many, for how long, how often to extend and to look for work. */
-    public record Settings(int workers, int claimBatch, Duration lease, Duration heartbeat, Duration idlePoll,
-                           int committers, int commitGroup) {
+    public record Settings(int workers, int claimBatch, Duration lease, Duration heartbeat, Duration idlePoll) {
     }
 
-    public Dispatcher(ToolCallStore calls, ToolGateway gateway, Completion completion, TransactionTemplate tx,
+    /** @param committer records the outcomes; started and stopped with this dispatcher, after its workers */
+    public Dispatcher(ToolCallStore calls, ToolGateway gateway, GroupCommitter committer, TransactionTemplate tx,
                       Settings settings, FaultPoints faultPoints, ExecutorStats stats) {
         int workerCount = settings.workers();
         this.heartbeat = settings.heartbeat();
@@ -75,13 +75,12 @@ public final class Dispatcher implements SmartLifecycle {
         this.stats = stats;
         this.calls = calls;
         this.gateway = gateway;
-        this.completion = completion;
         this.tx = tx;
         this.claimBatch = settings.claimBatch();
         this.lease = settings.lease();
         this.idlePoll = settings.idlePoll();
         this.freeWorkers = new Semaphore(workerCount);
-        this.committer = new GroupCommitter(completion, settings.committers(), settings.commitGroup());
+        this.committer = committer;
         this.freshClaimNanos = settings.lease().toNanos() / 2;
         AtomicInteger n = new AtomicInteger();
         this.workers = Executors.newFixedThreadPool(workerCount, r -> {
@@ -207,7 +206,7 @@ public final class Dispatcher implements SmartLifecycle {
             stats.toolCall(call.scope().tool(), call.scope().operation(), outcome.getClass().getSimpleName(),
                     System.nanoTime() - sent);
             faultPoints.reach(FaultPoints.AFTER_TOOL_BEFORE_RECORD);
-            committer.record(completion.prepare(call, outcome));
+            committer.record(call, outcome);
             faultPoints.reach(FaultPoints.AFTER_RECORD);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -1,6 +1,7 @@
 package dev.toolonce.executor.execution;
 
 import dev.toolonce.core.call.ToolCall;
+import dev.toolonce.core.outcome.ToolOutcome;
 import dev.toolonce.executor.execution.Completion.Recording;
 import java.util.ArrayList;
 import java.util.List;
@@ -69,12 +70,14 @@ public final class GroupCommitter {
     }
 
     /**
-     * Records one attempt with whatever else is waiting, and returns once it is committed.
+     * Records one attempt with whatever else is waiting, and returns once it is committed: the lifecycle's move is
+     * decided here, on the caller's thread ({@link Completion#prepare}), and written by a committer thread with the
+     * rest of its group ({@link Completion#recordAll}).
      *
      * @return the call as recorded, or empty when its guard was lost
      */
-    public Optional<ToolCall> record(Recording recording) throws InterruptedException {
-        Waiting w = new Waiting(recording, new CompletableFuture<>());
+    public Optional<ToolCall> record(ToolCall claimed, ToolOutcome outcome) throws InterruptedException {
+        Waiting w = new Waiting(completion.prepare(claimed, outcome), new CompletableFuture<>());
         queue.add(w);
         try {
             return w.done().get();

@@ -4,7 +4,6 @@ import dev.toolonce.executor.ledger.ToolCallStore;
 import dev.toolonce.jdbc.InboxStore;
 import dev.toolonce.jdbc.OutboxStore;
 import java.time.Duration;
-import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * docs/protocol.md §13: one purge round, in batches, each through the store that owns the table — terminal calls by
@@ -21,16 +20,17 @@ public final class RetentionPurger {
     private final int batch;
 
     /**
-     * @param jdbc       the executor's database; each round's statements run on it, in its transactions if any
-     * @param schema     the executor's schema
+     * @param calls      the ledger; {@code inbox} and {@code outbox} are the executor's, on the same database (each
+     *                   round's statements run in the caller's transaction if any)
      * @param retention  how long terminal calls and inbox rows are kept
      * @param outboxKeep how long outbox rows are kept for inspection; they left through the WAL when they committed
      * @param batch      rows per table per round
      */
-    public RetentionPurger(JdbcTemplate jdbc, String schema, Duration retention, Duration outboxKeep, int batch) {
-        this.calls = new ToolCallStore(jdbc, schema);
-        this.inbox = new InboxStore(jdbc, schema);
-        this.outbox = new OutboxStore(jdbc, schema);
+    public RetentionPurger(ToolCallStore calls, InboxStore inbox, OutboxStore outbox, Duration retention,
+                           Duration outboxKeep, int batch) {
+        this.calls = calls;
+        this.inbox = inbox;
+        this.outbox = outbox;
         this.retention = retention;
         this.outboxKeep = outboxKeep;
         this.batch = batch;

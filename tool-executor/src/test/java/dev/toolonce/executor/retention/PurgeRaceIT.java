@@ -8,6 +8,8 @@ import dev.toolonce.core.call.ToolCall;
 import dev.toolonce.core.hash.ProviderKey;
 import dev.toolonce.core.hash.RequestHash;
 import dev.toolonce.executor.ledger.ToolCallStore;
+import dev.toolonce.jdbc.InboxStore;
+import dev.toolonce.jdbc.OutboxStore;
 import dev.toolonce.testsupport.LockWaits;
 import dev.toolonce.testsupport.TestStack;
 import java.sql.Connection;
@@ -59,13 +61,15 @@ class PurgeRaceIT {
     void anIntakeInsertThatWaitedOnAPurgedRowIsUndoneAndTheScopeIsNeverPlannedAgain() throws Exception {
         long id = tx.execute(s -> calls.insertPlanned(newCall("m-1"))).orElseThrow().id();
         jdbc.update("UPDATE executor.tool_call SET state = 'COMMITTED', terminal_at = now() - interval '30 days' WHERE id = ?", id);
-        RetentionPurger purger = new RetentionPurger(jdbc, SCHEMA, Duration.ofDays(8), Duration.ofDays(1), 100);
+        RetentionPurger purger = new RetentionPurger(new ToolCallStore(jdbc, SCHEMA), new InboxStore(jdbc, SCHEMA),
+                new OutboxStore(jdbc, SCHEMA), Duration.ofDays(8), Duration.ofDays(1), 100);
 
         try (Connection purge = DriverManager.getConnection(url, "postgres", "")) {
             purge.setAutoCommit(false);
             // The purge's own statement, on a transaction left open: the row is deleted, the tombstone written.
-            new RetentionPurger(new JdbcTemplate(new org.springframework.jdbc.datasource.SingleConnectionDataSource(purge, true)),
-                    SCHEMA, Duration.ofDays(8), Duration.ofDays(1), 100).purgeOnce();
+            JdbcTemplate onPurge = new JdbcTemplate(new org.springframework.jdbc.datasource.SingleConnectionDataSource(purge, true));
+            new RetentionPurger(new ToolCallStore(onPurge, SCHEMA), new InboxStore(onPurge, SCHEMA),
+                    new OutboxStore(onPurge, SCHEMA), Duration.ofDays(8), Duration.ofDays(1), 100).purgeOnce();
 
             CompletableFuture<Optional<ToolCall>> intake = CompletableFuture.supplyAsync(
                     () -> tx.execute(s -> calls.insertPlanned(newCall("m-2"))));

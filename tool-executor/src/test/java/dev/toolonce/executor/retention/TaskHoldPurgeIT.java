@@ -7,6 +7,8 @@ import dev.toolonce.core.hash.ProviderKey;
 import dev.toolonce.core.hash.RequestHash;
 import dev.toolonce.executor.ledger.TaskHoldStore;
 import dev.toolonce.executor.ledger.ToolCallStore;
+import dev.toolonce.jdbc.InboxStore;
+import dev.toolonce.jdbc.OutboxStore;
 import dev.toolonce.schemas.Contract;
 import dev.toolonce.schemas.signing.Keyring;
 import dev.toolonce.schemas.signing.Power;
@@ -60,7 +62,8 @@ class TaskHoldPurgeIT {
         calls = new ToolCallStore(jdbc, SCHEMA);
         holds = new TaskHolds(new TaskHoldStore(jdbc, SCHEMA), keyring, (r, code, message) -> deadLettered.add(r.offset() + " " + code),
                 new TransactionTemplate(new DataSourceTransactionManager(ds)), () -> true, 3, new SimpleMeterRegistry());
-        purger = new RetentionPurger(jdbc, SCHEMA, Duration.ofDays(8), Duration.ofDays(1), 100);
+        purger = new RetentionPurger(new ToolCallStore(jdbc, SCHEMA), new InboxStore(jdbc, SCHEMA),
+                new OutboxStore(jdbc, SCHEMA), Duration.ofDays(8), Duration.ofDays(1), 100);
     }
 
     @Test
