@@ -1,6 +1,6 @@
 package dev.toolonce.system;
 
-import dev.toolonce.executor.ledger.ToolCallStore;
+import dev.toolonce.executor.ledger.ToolCallClaims;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.time.Duration;
@@ -39,7 +39,7 @@ public final class ClaimRacer {
         List<Thread> racers = new ArrayList<>();
         for (Connection c : connections) {
             JdbcTemplate jdbc = new JdbcTemplate(new SingleConnectionDataSource(c, true));
-            ToolCallStore store = new ToolCallStore(jdbc, "executor");
+            ToolCallClaims store = new ToolCallClaims(jdbc, "executor");
             UnguardedClaim unguarded = new UnguardedClaim(jdbc);
             Thread t = new Thread(() -> {
                 try {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.toolonce.core.call.CallScope;
+import dev.toolonce.executor.ledger.ToolCallRetention;
 import dev.toolonce.executor.ledger.ToolCallStore;
 import dev.toolonce.executor.retention.RetentionPurger;
 import dev.toolonce.jdbc.InboxStore;
@@ -155,7 +156,7 @@ class ProtocolEdgesIT {
                 UPDATE executor.tool_call SET terminal_at = clock_timestamp() - interval '10 days'
                  WHERE tenant_id = ? AND tool = 'counter' AND operation = 'apply' AND idempotency_key = ?""",
                 f.tenant, "purged");
-        int purged = new RetentionPurger(new ToolCallStore(jdbc, "executor"), new InboxStore(jdbc, "executor"),
+        int purged = new RetentionPurger(new ToolCallRetention(jdbc, "executor"), new InboxStore(jdbc, "executor"),
                 new OutboxStore(jdbc, "executor"), Duration.ofDays(8), Duration.ofDays(1), 100).purgeOnce();
         assertThat(purged).isGreaterThanOrEqualTo(1);
         assertThat(call(intent)).as("the ledger row is gone").isEmpty();

@@ -3,6 +3,7 @@ package dev.toolonce.system;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.toolonce.core.call.CallScope;
+import dev.toolonce.executor.ledger.ToolCallRetention;
 import dev.toolonce.executor.retention.RetentionPurger;
 import dev.toolonce.executor.ledger.ToolCallStore;
 import dev.toolonce.jdbc.InboxStore;
@@ -33,7 +34,7 @@ class RetentionPurgeIT {
         insert(jdbc, "old-open", "UNKNOWN", null, null);
         insert(jdbc, "old-review", "NEEDS_REVIEW", "10 days", null);
 
-        int purged = new RetentionPurger(new ToolCallStore(jdbc, "executor"), new InboxStore(jdbc, "executor"),
+        int purged = new RetentionPurger(new ToolCallRetention(jdbc, "executor"), new InboxStore(jdbc, "executor"),
                 new OutboxStore(jdbc, "executor"), Duration.ofDays(8), Duration.ofDays(1), 100).purgeOnce();
 
         assertThat(purged).isEqualTo(1);

@@ -34,10 +34,10 @@ import java.util.Set;
  *       goes to review for a reused key; {@code Indeterminate} goes to {@code UNKNOWN}, looked up after the tool's
  *       settle delay. A {@code Retryable} is retried with backoff. If this or an earlier failure since the last
  *       confirmed absence may have applied (a 5xx under native idempotency; the ledger's {@code effect_possible}
- *       column says so, {@link ToolCall.Facts#effectPossible}), the call never fails without evidence: when the attempts are
- *       used up, or when the resend would reach the provider after its idempotency window (time since the first
- *       attempt + the next wait + one attempt's total timeout &gt; window), it goes to {@code UNKNOWN} and is looked
- *       up first. Attempts used up on failures all confirmed not applied: {@code FAILED_FINAL}
+ *       column says so, {@link ToolCall.Facts#effectPossible}), the call never fails without evidence: when the
+ *       attempts are used up, or when the resend would reach the provider after its idempotency window (time since
+ *       the first attempt + the next wait + one attempt's total timeout &gt; window), it goes to {@code UNKNOWN} and
+ *       is looked up first. Attempts used up on failures all confirmed not applied: {@code FAILED_FINAL}
  *       {@value #RETRIES_EXHAUSTED}.</li>
  *   <li><b>A lookup answers</b> ({@code RECONCILING} only): found commits; confirmed absent makes it due again now,
  *       only where a resend cannot duplicate the effect (else review {@code UNSAFE_TO_RETRY}), and fails it
@@ -223,10 +223,11 @@ public final class CallLifecycle {
                         : Verdict.refused(Refusal.BAD_REQUEST,
                                 "commit needs the external id of the effect the operator found");
             case RETRY:
-                String effect = call.externalObjectId() != null ? "it has an external id (" + call.externalObjectId() + ")"
+                String effect = call.externalObjectId() != null
+                        ? "it has an external id (" + call.externalObjectId() + ")"
                         : DUPLICATE_EFFECT.equals(call.errorCode()) ? "it carries a duplicate alarm"
-                        : call.facts().evidenceOfEffect() ? "a fenced-out attempt reported the effect applied (evidence in its "
-                                + "attempt history)"
+                        : call.facts().evidenceOfEffect()
+                        ? "a fenced-out attempt reported the effect applied (evidence in its attempt history)"
                         : null;
                 return effect == null ? Verdict.move(why, new Move.Retry(Duration.ZERO, "OPERATOR", false, why))
                         : Verdict.refused(Refusal.EFFECT_MAY_EXIST, "retry of " + call.scope() + " refused: " + effect
@@ -235,7 +236,8 @@ public final class CallLifecycle {
                 return Verdict.move(why, new Move.FailFinal("OPERATOR", "OPERATOR_FAILED", why));
             default:
                 if (call.kind() == CallKind.COMPENSATION) {
-                    return Verdict.refused(Refusal.BAD_REQUEST, call.scope() + " is a compensation; commit, retry or fail it");
+                    return Verdict.refused(Refusal.BAD_REQUEST,
+                            call.scope() + " is a compensation; commit, retry or fail it");
                 }
                 if (call.externalObjectId() == null && !hasId) {
                     return Verdict.refused(Refusal.BAD_REQUEST, "compensate needs the external id of the effect to "
@@ -266,7 +268,8 @@ public final class CallLifecycle {
             return Verdict.move("compensated", new Move.Compensated());
         }
         if (c.compensationState() == FAILED_FINAL) {
-            String why = "the compensation " + Compensation.of(original.scope()) + " failed finally; the effect still stands";
+            String why = "the compensation " + Compensation.of(original.scope())
+                    + " failed finally; the effect still stands";
             return Verdict.move(why, new Move.Review("COMPENSATION", COMPENSATION_FAILED, why));
         }
         return Verdict.nothing("the compensation is " + c.compensationState() + ": no outcome yet");

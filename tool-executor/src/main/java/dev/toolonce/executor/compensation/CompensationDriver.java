@@ -7,6 +7,7 @@ import dev.toolonce.core.lifecycle.Event;
 import dev.toolonce.core.lifecycle.Move;
 import dev.toolonce.core.lifecycle.Verdict;
 import dev.toolonce.executor.execution.CallFinisher;
+import dev.toolonce.executor.ledger.ToolCallCompensations;
 import dev.toolonce.executor.ledger.ToolCallStore;
 import dev.toolonce.executor.metrics.ExecutorStats;
 import dev.toolonce.executor.schedule.Periodic;
@@ -37,6 +38,7 @@ public final class CompensationDriver implements SmartLifecycle {
     private static final int BATCH = 64;
 
     private final ToolCallStore calls;
+    private final ToolCallCompensations holds;
     private final CallFinisher finisher;
     private final CallLifecycle lifecycle;
     private final TransactionTemplate tx;
@@ -44,9 +46,10 @@ public final class CompensationDriver implements SmartLifecycle {
     private final Duration interval;
     private final Periodic timer = new Periodic("compensations");
 
-    public CompensationDriver(ToolCallStore calls, CallFinisher finisher, CallLifecycle lifecycle, TransactionTemplate tx,
-                              ExecutorStats stats, Duration interval) {
+    public CompensationDriver(ToolCallStore calls, ToolCallCompensations holds, CallFinisher finisher,
+                              CallLifecycle lifecycle, TransactionTemplate tx, ExecutorStats stats, Duration interval) {
         this.calls = calls;
+        this.holds = holds;
         this.finisher = finisher;
         this.lifecycle = lifecycle;
         this.tx = tx;
@@ -57,16 +60,16 @@ public final class CompensationDriver implements SmartLifecycle {
     /** One release and one settle round; public for tests that drive it by hand. @return calls moved or released */
     public int tick() {
         int n = 0;
-        for (ToolCallStore.HeldCompensation h : calls.heldCompensations(BATCH)) {
+        for (ToolCallCompensations.HeldCompensation h : holds.heldCompensations(BATCH)) {
             n += safely(() -> release(h));
         }
-        for (ToolCallStore.CompensatingOriginal p : calls.settledCompensations(BATCH)) {
+        for (ToolCallCompensations.CompensatingOriginal p : holds.settledCompensations(BATCH)) {
             n += safely(() -> settle(p));
         }
         return n;
     }
 
-    private int release(ToolCallStore.HeldCompensation held) {
+    private int release(ToolCallCompensations.HeldCompensation held) {
         return tx.execute(s -> {
             Optional<ToolCall> original = calls.findForShare(Compensation.originalOf(held.scope()));
             if (original.isPresent()) {
@@ -85,11 +88,11 @@ public final class CompensationDriver implements SmartLifecycle {
                     log.info("call {} ({}) is {}: {}", o.id(), o.scope(), m.to(), v.reason());
                 }
             }
-            return calls.releaseCompensation(held.id()) ? 1 : 0;
+            return holds.releaseCompensation(held.id()) ? 1 : 0;
         });
     }
 
-    private int settle(ToolCallStore.CompensatingOriginal pair) {
+    private int settle(ToolCallCompensations.CompensatingOriginal pair) {
         return tx.execute(s -> calls.findForShare(pair.original()).map(o -> {
             Verdict v = lifecycle.decide(o, new Event.CompensationEnded(pair.compensationState()));
             if (v.kind() != Verdict.Kind.MOVE) {

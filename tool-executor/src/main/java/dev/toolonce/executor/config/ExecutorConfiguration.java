@@ -9,6 +9,9 @@ import dev.toolonce.executor.faults.FaultInjectionProperties;
 import dev.toolonce.executor.faults.FaultPoints;
 import dev.toolonce.executor.execution.CallFinisher;
 import dev.toolonce.executor.execution.Completion;
+import dev.toolonce.executor.ledger.ToolCallClaims;
+import dev.toolonce.executor.ledger.ToolCallCompensations;
+import dev.toolonce.executor.ledger.ToolCallRetention;
 import dev.toolonce.executor.reconcile.Reconciler;
 import dev.toolonce.executor.retention.RetentionGuard;
 import dev.toolonce.executor.retention.RetentionJobs;
@@ -93,6 +96,16 @@ public class ExecutorConfiguration {
     }
 
     @Bean
+    ToolCallClaims toolCallClaims(JdbcTemplate jdbc, ExecutorProperties p) {
+        return new ToolCallClaims(jdbc, p.schema());
+    }
+
+    @Bean
+    ToolCallCompensations toolCallCompensations(JdbcTemplate jdbc, ExecutorProperties p) {
+        return new ToolCallCompensations(jdbc, p.schema());
+    }
+
+    @Bean
     PendingReplyStore pendingReplyStore(JdbcTemplate jdbc, ExecutorProperties p) {
         return new PendingReplyStore(jdbc, p.schema());
     }
@@ -129,9 +142,10 @@ public class ExecutorConfiguration {
 
     /** docs/protocol.md §17: releases held compensations and settles their originals, every reconcile interval. */
     @Bean
-    CompensationDriver compensationDriver(ToolCallStore calls, CallFinisher finisher, CallLifecycle lifecycle,
-                                          TransactionTemplate tx, ExecutorStats stats, ExecutorProperties p) {
-        return new CompensationDriver(calls, finisher, lifecycle, tx, stats, p.reconcileInterval());
+    CompensationDriver compensationDriver(ToolCallStore calls, ToolCallCompensations holds, CallFinisher finisher,
+                                          CallLifecycle lifecycle, TransactionTemplate tx, ExecutorStats stats,
+                                          ExecutorProperties p) {
+        return new CompensationDriver(calls, holds, finisher, lifecycle, tx, stats, p.reconcileInterval());
     }
 
     @Bean
@@ -172,18 +186,19 @@ public class ExecutorConfiguration {
     }
 
     @Bean
-    Dispatcher dispatcher(ToolCallStore calls, ToolGateway gateway, Completion completion, TransactionTemplate tx,
+    Dispatcher dispatcher(ToolCallClaims claims, ToolGateway gateway, Completion completion, TransactionTemplate tx,
                           ExecutorProperties p, ExecutorStats stats, FaultInjectionProperties faults) {
-        return new Dispatcher(calls, gateway, new GroupCommitter(completion, p.committers(), p.commitGroup()), tx,
+        return new Dispatcher(claims, gateway, new GroupCommitter(completion, p.committers(), p.commitGroup()), tx,
                 new Dispatcher.Settings(p.workers(), p.claimBatch(), p.lease(), p.heartbeat(), p.idlePoll()),
                 new FaultPoints(faults), stats);
     }
 
     @Bean
-    Reconciler reconciler(ToolCallStore calls, CallFinisher finisher, ToolGateway gateway, CallLifecycle lifecycle,
-                          RetryBudget budget, TransactionTemplate tx, ExecutorStats stats, ExecutorProperties p) {
-        return new Reconciler(calls, finisher, gateway, lifecycle, budget, tx, stats, p.lease(), p.reconcileInterval(),
-                Duration.ofSeconds(1));
+    Reconciler reconciler(ToolCallStore calls, ToolCallClaims claims, CallFinisher finisher, ToolGateway gateway,
+                          CallLifecycle lifecycle, RetryBudget budget, TransactionTemplate tx, ExecutorStats stats,
+                          ExecutorProperties p) {
+        return new Reconciler(calls, claims, finisher, gateway, lifecycle, budget, tx, stats, p.lease(),
+                p.reconcileInterval(), Duration.ofSeconds(1));
     }
 
     /** Refuses to start (the bean fails) when the ledger would forget calls Kafka can still redeliver. */
@@ -197,9 +212,9 @@ public class ExecutorConfiguration {
     }
 
     @Bean
-    RetentionJobs retentionJobs(JdbcTemplate jdbc, ToolCallStore calls, RetentionGuard guard, ExecutorProperties p) {
-        return new RetentionJobs(new RetentionPurger(calls, new InboxStore(jdbc, p.schema()),
-                new OutboxStore(jdbc, p.schema()), p.retention(), Duration.ofDays(1), 1000),
+    RetentionJobs retentionJobs(JdbcTemplate jdbc, RetentionGuard guard, ExecutorProperties p) {
+        return new RetentionJobs(new RetentionPurger(new ToolCallRetention(jdbc, p.schema()),
+                new InboxStore(jdbc, p.schema()), new OutboxStore(jdbc, p.schema()), p.retention(), Duration.ofDays(1), 1000),
                 guard, Duration.ofMinutes(1), Duration.ofMinutes(10));
     }
 
@@ -209,15 +224,16 @@ public class ExecutorConfiguration {
     }
 
     @Bean
-    ReviewService reviewService(ToolCallStore calls, CallFinisher finisher, CallLifecycle lifecycle,
-                                ReviewAuditStore audit, TransactionTemplate tx, ExecutorStats stats) {
-        return new ReviewService(calls, finisher, lifecycle, audit, tx, stats);
+    ReviewService reviewService(ToolCallStore calls, ToolCallCompensations holds, CallFinisher finisher,
+                                CallLifecycle lifecycle, ReviewAuditStore audit, TransactionTemplate tx,
+                                ExecutorStats stats) {
+        return new ReviewService(calls, holds, finisher, lifecycle, audit, tx, stats);
     }
 
     @Bean
-    Intake intake(JdbcTemplate jdbc, ToolCallStore calls, PendingReplyStore pending, ResultEvents results,
-                  ToolGateway gateway, ExecutorProperties p, Clock clock) {
-        return new Intake(p.consumerGroup(), new InboxStore(jdbc, p.schema()), calls, pending, results, gateway,
+    Intake intake(JdbcTemplate jdbc, ToolCallStore calls, ToolCallCompensations holds, PendingReplyStore pending,
+                  ResultEvents results, ToolGateway gateway, ExecutorProperties p, Clock clock) {
+        return new Intake(p.consumerGroup(), new InboxStore(jdbc, p.schema()), calls, holds, pending, results, gateway,
                 new Decider(p.acceptanceWindow()), clock);
     }
 

@@ -6,7 +6,7 @@ import dev.toolonce.executor.faults.FaultPoints;
 import dev.toolonce.executor.schedule.Periodic;
 import dev.toolonce.executor.metrics.ExecutorStats;
 import dev.toolonce.core.outcome.ToolOutcome;
-import dev.toolonce.executor.ledger.ToolCallStore;
+import dev.toolonce.executor.ledger.ToolCallClaims;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -40,7 +40,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 public final class Dispatcher implements SmartLifecycle {
     private static final Logger log = LoggerFactory.getLogger(Dispatcher.class);
 
-    private final ToolCallStore calls;
+    private final ToolCallClaims claims;
     private final ToolGateway gateway;
     private final TransactionTemplate tx;
     private final int claimBatch;
@@ -67,13 +67,13 @@ public final class Dispatcher implements SmartLifecycle {
     }
 
     /** @param committer records the outcomes; started and stopped with this dispatcher, after its workers */
-    public Dispatcher(ToolCallStore calls, ToolGateway gateway, GroupCommitter committer, TransactionTemplate tx,
+    public Dispatcher(ToolCallClaims claims, ToolGateway gateway, GroupCommitter committer, TransactionTemplate tx,
                       Settings settings, FaultPoints faultPoints, ExecutorStats stats) {
         int workerCount = settings.workers();
         this.heartbeat = settings.heartbeat();
         this.faultPoints = faultPoints;
         this.stats = stats;
-        this.calls = calls;
+        this.claims = claims;
         this.gateway = gateway;
         this.tx = tx;
         this.claimBatch = settings.claimBatch();
@@ -162,7 +162,7 @@ public final class Dispatcher implements SmartLifecycle {
         int submitted = 0;
         try {
             long sentAt = System.nanoTime();
-            List<ToolCall> claimed = tx.execute(s -> calls.claim(owner, Math.min(free, claimBatch), lease));
+            List<ToolCall> claimed = tx.execute(s -> claims.claim(owner, Math.min(free, claimBatch), lease));
             for (ToolCall call : claimed) {
                 workers.execute(() -> runOne(call, sentAt));
                 submitted++;
@@ -228,14 +228,14 @@ public final class Dispatcher implements SmartLifecycle {
         if (System.nanoTime() - claimSentAt < freshClaimNanos) {
             return true;
         }
-        return calls.stillHeld(call, CallState.STARTED);
+        return claims.stillHeld(call, CallState.STARTED);
     }
 
     /** One batched, guarded heartbeat for every call this dispatcher is running. */
     private void extendLeases() {
         try {
             List<ToolCall> held = List.copyOf(inFlight.values());
-            List<Long> extended = calls.heartbeat(CallState.STARTED, held, lease);
+            List<Long> extended = claims.heartbeat(CallState.STARTED, held, lease);
             if (extended.size() < held.size()) {
                 log.warn("{} of {} running calls lost their lease guard; their outcomes will be fenced",
                         held.size() - extended.size(), held.size());

@@ -10,6 +10,7 @@ import dev.toolonce.core.hash.ProviderKey;
 import dev.toolonce.core.hash.RequestHash;
 import dev.toolonce.core.hash.RequestHasher;
 import dev.toolonce.executor.execution.ToolGateway;
+import dev.toolonce.executor.ledger.ToolCallCompensations;
 import dev.toolonce.executor.results.ResultEvents;
 import dev.toolonce.executor.results.ResultEvents.Addressee;
 import dev.toolonce.jdbc.InboxStore;
@@ -45,6 +46,7 @@ public final class Intake {
     private final String consumerGroup;
     private final InboxStore inbox;
     private final ToolCallStore calls;
+    private final ToolCallCompensations holds;
     private final PendingReplyStore pending;
     private final ResultEvents results;
     private final ToolGateway tools;
@@ -53,11 +55,13 @@ public final class Intake {
     private final Clock clock;
 
     /** A planned compensation is held until its original can be compensated (docs/protocol.md §17). */
-    public Intake(String consumerGroup, InboxStore inbox, ToolCallStore calls, PendingReplyStore pending,
+    public Intake(String consumerGroup, InboxStore inbox, ToolCallStore calls, ToolCallCompensations holds,
+                  PendingReplyStore pending,
                   ResultEvents results, ToolGateway tools, Decider decider, Clock clock) {
         this.consumerGroup = consumerGroup;
         this.inbox = inbox;
         this.calls = calls;
+        this.holds = holds;
         this.pending = pending;
         this.results = results;
         this.tools = tools;
@@ -116,7 +120,7 @@ public final class Intake {
             Optional<ToolCall> planned = calls.insertPlanned(call);
             if (planned.isPresent()) {
                 if (planned.get().kind() == CallKind.COMPENSATION) {
-                    calls.holdCompensation(planned.get().id()); // released once the original is COMPENSATING
+                    holds.holdCompensation(planned.get().id()); // released once the original is COMPENSATING
                 }
                 return Taken.as(Disposition.PLANNED);
             }

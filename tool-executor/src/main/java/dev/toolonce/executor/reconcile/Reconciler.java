@@ -11,6 +11,7 @@ import dev.toolonce.core.retry.RetryBudget;
 import dev.toolonce.executor.execution.CallFinisher;
 import dev.toolonce.executor.execution.ToolFacts;
 import dev.toolonce.executor.execution.ToolGateway;
+import dev.toolonce.executor.ledger.ToolCallClaims;
 import dev.toolonce.executor.ledger.ToolCallStore;
 import dev.toolonce.executor.metrics.ExecutorStats;
 import dev.toolonce.executor.schedule.Periodic;
@@ -38,6 +39,7 @@ public final class Reconciler implements SmartLifecycle {
     private static final int BATCH = 32;
 
     private final ToolCallStore calls;
+    private final ToolCallClaims claims;
     private final CallFinisher finisher;
     private final ToolGateway tools;
     private final CallLifecycle lifecycle;
@@ -57,10 +59,11 @@ public final class Reconciler implements SmartLifecycle {
      * @param interval    time between rounds
      * @param sweepSettle settle delay of a swept call whose tool is not configured
      */
-    public Reconciler(ToolCallStore calls, CallFinisher finisher, ToolGateway tools, CallLifecycle lifecycle,
+    public Reconciler(ToolCallStore calls, ToolCallClaims claims, CallFinisher finisher, ToolGateway tools, CallLifecycle lifecycle,
                       RetryBudget budget, TransactionTemplate tx, ExecutorStats stats, Duration lease, Duration interval,
                       Duration sweepSettle) {
         this.calls = calls;
+        this.claims = claims;
         this.finisher = finisher;
         this.tools = tools;
         this.lifecycle = lifecycle;
@@ -74,12 +77,12 @@ public final class Reconciler implements SmartLifecycle {
 
     /** One sweep and one reconciliation round; public for tests that drive it by hand. */
     public int tick() {
-        List<ToolCall> swept = tx.execute(s -> calls.sweepExpiredLeases(100, sweepSettle, tools.settleDelays()));
+        List<ToolCall> swept = tx.execute(s -> claims.sweepExpiredLeases(100, sweepSettle, tools.settleDelays()));
         swept.forEach(c -> {
             stats.transition(CallState.STARTED, CallState.UNKNOWN);
             log.warn("lease of call {} ({}) expired: outcome unknown, fence now {}", c.id(), c.scope(), c.fence());
         });
-        List<ToolCall> claimed = tx.execute(s -> calls.claimForReconciliation(owner, BATCH, lease));
+        List<ToolCall> claimed = tx.execute(s -> claims.claimForReconciliation(owner, BATCH, lease));
         claimed.forEach(c -> held.put(c.id(), c));
         try {
             for (ToolCall call : claimed) {
@@ -109,7 +112,7 @@ public final class Reconciler implements SmartLifecycle {
         if (mine.isEmpty()) {
             return;
         }
-        List<Long> extended = calls.heartbeat(CallState.RECONCILING, mine, lease);
+        List<Long> extended = claims.heartbeat(CallState.RECONCILING, mine, lease);
         if (extended.size() < mine.size()) {
             log.warn("{} of {} calls being reconciled lost their lease guard", mine.size() - extended.size(), mine.size());
         }

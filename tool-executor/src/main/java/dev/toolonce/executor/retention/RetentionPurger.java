@@ -1,6 +1,6 @@
 package dev.toolonce.executor.retention;
 
-import dev.toolonce.executor.ledger.ToolCallStore;
+import dev.toolonce.executor.ledger.ToolCallRetention;
 import dev.toolonce.jdbc.InboxStore;
 import dev.toolonce.jdbc.OutboxStore;
 import java.time.Duration;
@@ -8,11 +8,11 @@ import java.time.Duration;
 /**
  * docs/protocol.md §13: one purge round, in batches, each through the store that owns the table — terminal calls by
  * the time they became terminal, leaving a tombstone, never a call of a task its agent reports open
- * ({@link ToolCallStore#purgeTerminal}); inbox rows past retention ({@link InboxStore#purgeOlderThan}); relayed
+ * ({@link ToolCallRetention#purgeTerminal}); inbox rows past retention ({@link InboxStore#purgeOlderThan}); relayed
  * outbox rows ({@link OutboxStore#purgeOlderThan}).
  */
 public final class RetentionPurger {
-    private final ToolCallStore calls;
+    private final ToolCallRetention calls;
     private final InboxStore inbox;
     private final OutboxStore outbox;
     private final Duration retention;
@@ -26,7 +26,7 @@ public final class RetentionPurger {
      * @param outboxKeep how long outbox rows are kept for inspection; they left through the WAL when they committed
      * @param batch      rows per table per round
      */
-    public RetentionPurger(ToolCallStore calls, InboxStore inbox, OutboxStore outbox, Duration retention,
+    public RetentionPurger(ToolCallRetention calls, InboxStore inbox, OutboxStore outbox, Duration retention,
                            Duration outboxKeep, int batch) {
         this.calls = calls;
         this.inbox = inbox;

@@ -12,6 +12,7 @@ import dev.toolonce.core.lifecycle.Event.Action;
 import dev.toolonce.core.lifecycle.Verdict;
 import dev.toolonce.executor.execution.CallFinisher;
 import dev.toolonce.executor.ledger.ReviewAuditStore;
+import dev.toolonce.executor.ledger.ToolCallCompensations;
 import dev.toolonce.executor.ledger.ToolCallStore;
 import dev.toolonce.executor.metrics.ExecutorStats;
 import java.util.List;
@@ -26,6 +27,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  */
 public final class ReviewService {
     private final ToolCallStore calls;
+    private final ToolCallCompensations holds;
     private final CallFinisher finisher;
     private final CallLifecycle lifecycle;
     private final ReviewAuditStore audit;
@@ -33,9 +35,10 @@ public final class ReviewService {
     private final ExecutorStats stats;
     private final RequestHasher hasher = new RequestHasher();
 
-    public ReviewService(ToolCallStore calls, CallFinisher finisher, CallLifecycle lifecycle, ReviewAuditStore audit,
+    public ReviewService(ToolCallStore calls, ToolCallCompensations holds, CallFinisher finisher, CallLifecycle lifecycle, ReviewAuditStore audit,
                          TransactionTemplate tx, ExecutorStats stats) {
         this.calls = calls;
+        this.holds = holds;
         this.finisher = finisher;
         this.lifecycle = lifecycle;
         this.audit = audit;
@@ -93,7 +96,7 @@ public final class ReviewService {
                 args.toString(),
                 original.taskId(), original.stepId(), original.intentMessageId(), original.traceparent());
         if (calls.insertPlanned(c).isEmpty()) {
-            calls.find(scope).ifPresent(existing -> calls.releaseCompensation(existing.id()));
+            calls.find(scope).ifPresent(existing -> holds.releaseCompensation(existing.id()));
         }
     }
 }

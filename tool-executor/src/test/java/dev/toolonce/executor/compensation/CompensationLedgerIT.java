@@ -25,6 +25,8 @@ import dev.toolonce.executor.execution.CallFinisher;
 import dev.toolonce.executor.execution.Completion;
 import dev.toolonce.executor.ledger.PausedToolStore;
 import dev.toolonce.executor.ledger.ReviewAuditStore;
+import dev.toolonce.executor.ledger.ToolCallClaims;
+import dev.toolonce.executor.ledger.ToolCallCompensations;
 import dev.toolonce.executor.results.ResultEvents;
 import dev.toolonce.executor.review.ReviewService;
 import dev.toolonce.executor.metrics.ExecutorStats;
@@ -63,6 +65,8 @@ class CompensationLedgerIT {
     private JdbcTemplate jdbc;
     private TransactionTemplate tx;
     private ToolCallStore calls;
+    private ToolCallCompensations holds;
+    private ToolCallClaims claims;
     private Completion completion;
     private CompensationGateway gateway;
     private CompensationDriver driver;
@@ -78,6 +82,8 @@ class CompensationLedgerIT {
         jdbc = new JdbcTemplate(ds);
         tx = new TransactionTemplate(new DataSourceTransactionManager(ds));
         calls = new ToolCallStore(jdbc, SCHEMA);
+        claims = new ToolCallClaims(jdbc, SCHEMA);
+        holds = new ToolCallCompensations(jdbc, SCHEMA);
         CallFinisher finisher = new CallFinisher(calls, new PendingReplyStore(jdbc, SCHEMA), new ResultEvents(
                 new OutboxStore(jdbc, SCHEMA), TestKeys.keyring(), new EventCodec(), "results", "/it/executor", Clock.systemUTC()));
         ExecutorStats stats = new ExecutorStats(new SimpleMeterRegistry());
@@ -86,8 +92,8 @@ class CompensationLedgerIT {
         completion = new Completion(calls, finisher, gateway, new CallLifecycle(retry),
                 new RetryBudget(10_000, Duration.ofMinutes(1), Clock.systemUTC()), tx, stats,
                 new PausedToolStore(jdbc, SCHEMA));
-        driver = new CompensationDriver(calls, finisher, new CallLifecycle(retry), tx, stats, Duration.ofMillis(50));
-        reviews = new ReviewService(calls, finisher, new CallLifecycle(retry), new ReviewAuditStore(jdbc, SCHEMA), tx, stats);
+        driver = new CompensationDriver(calls, holds, finisher, new CallLifecycle(retry), tx, stats, Duration.ofMillis(50));
+        reviews = new ReviewService(calls, holds, finisher, new CallLifecycle(retry), new ReviewAuditStore(jdbc, SCHEMA), tx, stats);
     }
 
     @Test
@@ -121,7 +127,7 @@ class CompensationLedgerIT {
         ToolCall comp = planCompensation(charge.scope());
 
         driver.tick();
-        assertThat(calls.heldCompensations(10)).extracting(ToolCallStore.HeldCompensation::id).containsExactly(comp.id());
+        assertThat(holds.heldCompensations(10)).extracting(ToolCallCompensations.HeldCompensation::id).containsExactly(comp.id());
         assertThat(claimAll()).isEmpty();
 
         // reconciled: found — the original commits with its id, then the compensation may go
@@ -217,13 +223,13 @@ class CompensationLedgerIT {
             ToolCall c = calls.insertPlanned(new ToolCallStore.NewCall(scope, ProviderKey.of(scope),
                     new RequestHash("sha256:" + "1".repeat(64)), "{}", "task-1", "1-comp", "mc-" + scope, null))
                     .orElseThrow();
-            assertThat(calls.holdCompensation(c.id())).isTrue();
+            assertThat(holds.holdCompensation(c.id())).isTrue();
             return c;
         });
     }
 
     private List<ToolCall> claimAll() {
-        return tx.execute(s -> calls.claim("it", 50, Duration.ofSeconds(30)));
+        return tx.execute(s -> claims.claim("it", 50, Duration.ofSeconds(30)));
     }
 
     private ToolCall claimOne(CallScope scope) {

@@ -29,6 +29,7 @@ abstract class PausedToolStoreContract {
     private DataSource db;
     private PausedToolStore pauses;
     private ToolCallStore calls;
+    private ToolCallClaims claims;
 
     /** A new database holding the executor's empty tables in {@link #schema()}. */
     protected abstract DataSource newLedger();
@@ -42,6 +43,7 @@ abstract class PausedToolStoreContract {
         db = newLedger();
         pauses = new PausedToolStore(new JdbcTemplate(db), schema());
         calls = new ToolCallStore(new JdbcTemplate(db), schema());
+        claims = new ToolCallClaims(new JdbcTemplate(db), schema());
     }
 
     private void plan(String tenant, String tool, String key) {
@@ -51,7 +53,7 @@ abstract class PausedToolStoreContract {
     }
 
     private List<String> claimed() {
-        return calls.claim("w-1", 10, LEASE).stream().map(c -> c.scope().tenantId() + "/" + c.scope().tool()).toList();
+        return claims.claim("w-1", 10, LEASE).stream().map(c -> c.scope().tenantId() + "/" + c.scope().tool()).toList();
     }
 
     @Test
@@ -124,9 +126,9 @@ abstract class PausedToolStoreContract {
         plan("acme", "payments", "k-1");
         pauses.pause("payments", EVERY, "HTTP 401");
 
-        assertThat(calls.claim("w-1", 10, LEASE)).isEmpty();
+        assertThat(claims.claim("w-1", 10, LEASE)).isEmpty();
         pauses.resume("payments", EVERY, "operator");
-        assertThat(calls.claim("w-1", 10, LEASE)).hasSize(1);
+        assertThat(claims.claim("w-1", 10, LEASE)).hasSize(1);
     }
 
     @Test
@@ -159,19 +161,19 @@ abstract class PausedToolStoreContract {
     void theReconcilersClaimSkipsTheUnknownCallsOfAToolPausedForTheirTenantOnly() {
         plan("acme", "payments", "k-1");
         plan("globex", "payments", "k-1");
-        assertThat(calls.claim("w-1", 10, Duration.ofMillis(1))).hasSize(2);
+        assertThat(claims.claim("w-1", 10, Duration.ofMillis(1))).hasSize(2);
         Map<String, CallState> swept = new java.util.HashMap<>();
         org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> {
-            calls.sweepExpiredLeases(10, Duration.ZERO).forEach(c -> swept.put(c.scope().tenantId(), c.state()));
+            claims.sweepExpiredLeases(10, Duration.ZERO).forEach(c -> swept.put(c.scope().tenantId(), c.state()));
             return swept.size() == 2;
         });
         pauses.pause("payments", "globex", "HTTP 401 globex's key");
 
-        assertThat(calls.claimForReconciliation("r-1", 10, LEASE)).extracting(c -> c.scope().tenantId())
+        assertThat(claims.claimForReconciliation("r-1", 10, LEASE)).extracting(c -> c.scope().tenantId())
                 .containsExactly("acme");
-        assertThat(calls.claimForReconciliation("r-1", 10, LEASE)).isEmpty();
+        assertThat(claims.claimForReconciliation("r-1", 10, LEASE)).isEmpty();
         pauses.resume("payments", "globex", "globex-admin");
-        assertThat(calls.claimForReconciliation("r-1", 10, LEASE)).extracting(ToolCall::state)
+        assertThat(claims.claimForReconciliation("r-1", 10, LEASE)).extracting(ToolCall::state)
                 .containsExactly(CallState.RECONCILING);
     }
 

@@ -26,10 +26,14 @@ class SqlTransitionsTest {
     private static final Pattern INSERT_OF_CALLS = Pattern.compile(
             "\\binsert\\s+into\\s+(?:[\\w%$]+\\.)?tool_call\\s*\\(", Pattern.CASE_INSENSITIVE);
 
+    /** The ledger's stores, each holding the statements of one sub-domain. */
+    private static final List<Class<?>> STORES = List.of(ToolCallStore.class, ToolCallClaims.class,
+            ToolCallCompensations.class, ToolCallRetention.class);
+
     @Test
     void everyDeclaredMoveIsInTheTransitionTable() {
-        List<Field> declared = declaredFields(ToolCallStore.class);
-        assertThat(declared).as("ToolCallStore declares its moves").isNotEmpty();
+        List<Field> declared = STORES.stream().flatMap(c -> declaredFields(c).stream()).toList();
+        assertThat(declared).as("the stores declare their moves").isNotEmpty();
         for (Field f : declared) {
             SqlTransition t = f.getAnnotation(SqlTransition.class);
             if (t == null) {
@@ -46,7 +50,7 @@ class SqlTransitionsTest {
 
     @Test
     void aStatementWithItsStatesAsParametersNamesAMethodThatChecksThem() {
-        for (Field f : declaredFields(ToolCallStore.class)) {
+        for (Field f : STORES.stream().flatMap(c -> declaredFields(c).stream()).toList()) {
             SqlTransition.Parameters p = f.getAnnotation(SqlTransition.Parameters.class);
             if (p != null) {
                 assertThat(Arrays.stream(f.getDeclaringClass().getDeclaredMethods()).map(Method::getName))
@@ -149,7 +153,7 @@ class SqlTransitionsTest {
             return Class.forName(className).getDeclaredField(w.constant());
         } catch (ClassNotFoundException e) {
             throw new AssertionError(w.file() + " writes tool_call.state outside the executor: the ledger's state is "
-                    + "written by its store (ToolCallStore), where this test can check the declaration", e);
+                    + "written by its stores (ToolCallStore, ToolCallClaims), where this test can check the declaration", e);
         } catch (NoSuchFieldException e) {
             throw new AssertionError("no field " + w.constant() + " in " + className, e);
         }

@@ -28,9 +28,10 @@ class TableOwnersTest {
 
     /** Table → the path (a file, or a module's source root) its writes must come from. */
     static final Map<String, String> OWNERS = Map.ofEntries(
-            Map.entry("tool_call", EXECUTOR + "ToolCallStore.java"),
-            Map.entry("tool_call_attempt", EXECUTOR + "ToolCallStore.java"),
-            Map.entry("tool_call_tombstone", EXECUTOR + "ToolCallStore.java"),
+            // ToolCallStore, ToolCallClaims, ToolCallCompensations, ToolCallRetention: the ledger's stores by sub-domain
+            Map.entry("tool_call", EXECUTOR + "ToolCall"),
+            Map.entry("tool_call_attempt", EXECUTOR + "ToolCall"),
+            Map.entry("tool_call_tombstone", EXECUTOR + "ToolCallRetention.java"),
             Map.entry("pending_reply", EXECUTOR + "PendingReplyStore.java"),
             Map.entry("review_audit", EXECUTOR + "ReviewAuditStore.java"),
             Map.entry("paused_tool", EXECUTOR + "PausedToolStore.java"),

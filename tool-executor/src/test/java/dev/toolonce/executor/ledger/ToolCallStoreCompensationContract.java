@@ -8,7 +8,7 @@ import dev.toolonce.core.call.ToolCall;
 import dev.toolonce.core.hash.ProviderKey;
 import dev.toolonce.core.hash.RequestHash;
 import dev.toolonce.core.lifecycle.Move;
-import dev.toolonce.executor.ledger.ToolCallStore.HeldCompensation;
+import dev.toolonce.executor.ledger.ToolCallCompensations.HeldCompensation;
 import java.time.Duration;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeEach;
@@ -25,6 +25,8 @@ abstract class ToolCallStoreCompensationContract {
 
     private DataSource db;
     private ToolCallStore calls;
+    private ToolCallCompensations holds;
+    private ToolCallClaims claims;
 
     /** A new database holding an empty ledger in {@link #schema()}. */
     protected abstract DataSource newLedger();
@@ -37,6 +39,8 @@ abstract class ToolCallStoreCompensationContract {
     void freshLedger() {
         db = newLedger();
         calls = new ToolCallStore(new JdbcTemplate(db), schema());
+        claims = new ToolCallClaims(new JdbcTemplate(db), schema());
+        holds = new ToolCallCompensations(new JdbcTemplate(db), schema());
     }
 
     private ToolCall plan(String operation) {
@@ -49,40 +53,40 @@ abstract class ToolCallStoreCompensationContract {
     void aHeldCompensationIsNotClaimedUntilReleasedAndIsReleasedOnce() {
         ToolCall compensation = plan("charge.compensate");
 
-        assertThat(calls.holdCompensation(compensation.id())).isTrue();
-        assertThat(calls.heldCompensations(10)).extracting(HeldCompensation::id).containsExactly(compensation.id());
-        assertThat(calls.claim("w-1", 10, LEASE)).as("held back from the dispatcher").isEmpty();
+        assertThat(holds.holdCompensation(compensation.id())).isTrue();
+        assertThat(holds.heldCompensations(10)).extracting(HeldCompensation::id).containsExactly(compensation.id());
+        assertThat(claims.claim("w-1", 10, LEASE)).as("held back from the dispatcher").isEmpty();
 
-        assertThat(calls.releaseCompensation(compensation.id())).isTrue();
-        assertThat(calls.releaseCompensation(compensation.id())).as("the second release loses").isFalse();
-        assertThat(calls.heldCompensations(10)).isEmpty();
-        assertThat(calls.claim("w-1", 10, LEASE)).extracting(ToolCall::id).containsExactly(compensation.id());
+        assertThat(holds.releaseCompensation(compensation.id())).isTrue();
+        assertThat(holds.releaseCompensation(compensation.id())).as("the second release loses").isFalse();
+        assertThat(holds.heldCompensations(10)).isEmpty();
+        assertThat(claims.claim("w-1", 10, LEASE)).extracting(ToolCall::id).containsExactly(compensation.id());
     }
 
     @Test
     void aCallAlreadyClaimedCannotBeHeld() {
         ToolCall compensation = plan("charge.compensate");
-        calls.claim("w-1", 10, LEASE);
+        claims.claim("w-1", 10, LEASE);
 
-        assertThat(calls.holdCompensation(compensation.id())).isFalse();
+        assertThat(holds.holdCompensation(compensation.id())).isFalse();
         assertThat(calls.findById(compensation.id())).get().extracting(ToolCall::state).isEqualTo(CallState.STARTED);
     }
 
     @Test
     void anOriginalUnderCompensationIsSettledOnlyOnceItsCompensationHasAFinalOutcome() {
         ToolCall original = plan("charge");
-        ToolCall started = calls.claim("w-1", 1, LEASE).get(0);
+        ToolCall started = claims.claim("w-1", 1, LEASE).get(0);
         ToolCall committed = calls.finish(started, CallState.STARTED, new Move.Commit("ch_1", "{}")).orElseThrow();
         calls.finish(committed, CallState.COMMITTED, new Move.Compensate(null, null, null)).orElseThrow();
         ToolCall compensation = plan("charge.compensate");
 
-        assertThat(calls.settledCompensations(10)).as("its compensation is still planned").isEmpty();
+        assertThat(holds.settledCompensations(10)).as("its compensation is still planned").isEmpty();
 
-        ToolCall running = calls.claim("w-2", 1, LEASE).get(0);
+        ToolCall running = claims.claim("w-2", 1, LEASE).get(0);
         assertThat(running.id()).isEqualTo(compensation.id());
         calls.finish(running, CallState.STARTED, new Move.Commit("rf_1", "{}")).orElseThrow();
 
-        assertThat(calls.settledCompensations(10)).singleElement().satisfies(p -> {
+        assertThat(holds.settledCompensations(10)).singleElement().satisfies(p -> {
             assertThat(p.original()).isEqualTo(original.scope());
             assertThat(p.compensationState()).isEqualTo(CallState.COMMITTED);
         });

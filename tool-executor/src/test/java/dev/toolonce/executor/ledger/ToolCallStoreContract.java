@@ -38,6 +38,7 @@ abstract class ToolCallStoreContract {
 
     private DataSource ledger;
     private ToolCallStore calls;
+    private ToolCallClaims claims;
 
     /** A new database holding an empty ledger in {@link #schema()}; called once per test. */
     protected abstract DataSource newLedger();
@@ -51,11 +52,17 @@ abstract class ToolCallStoreContract {
     void freshLedger() {
         ledger = newLedger();
         calls = store();
+        claims = claims();
     }
 
     /** Another store over the same database, as another worker or process would have. */
     private ToolCallStore store() {
         return new ToolCallStore(new JdbcTemplate(ledger), schema());
+    }
+
+    /** Claims over the same database, as another worker or process would make them. */
+    private ToolCallClaims claims() {
+        return new ToolCallClaims(new JdbcTemplate(ledger), schema());
     }
 
     private static ToolCallStore.NewCall newCall(String key, String intent) {
@@ -93,8 +100,8 @@ abstract class ToolCallStoreContract {
     void aClaimMovesPlannedToStartedWithFencePlusOneAndASecondClaimGetsNothing() {
         ToolCall call = planned("k-1");
 
-        List<ToolCall> won = calls.claim("w-1", 10, LEASE);
-        List<ToolCall> lost = store().claim("w-2", 10, LEASE);
+        List<ToolCall> won = claims.claim("w-1", 10, LEASE);
+        List<ToolCall> lost = claims().claim("w-2", 10, LEASE);
 
         assertThat(won).singleElement().satisfies(c -> {
             assertThat(c.id()).isEqualTo(call.id());
@@ -103,7 +110,7 @@ abstract class ToolCallStoreContract {
             assertThat(c.attempts()).isEqualTo(1);
         });
         assertThat(lost).isEmpty();
-        assertThat(calls.stillHeld(won.get(0), CallState.STARTED)).isTrue();
+        assertThat(claims.stillHeld(won.get(0), CallState.STARTED)).isTrue();
     }
 
     @Test
@@ -119,7 +126,7 @@ abstract class ToolCallStoreContract {
         try {
             List<Future<List<ToolCall>>> claims = new ArrayList<>();
             for (int i = 0; i < claimers; i++) {
-                ToolCallStore own = store();
+                ToolCallClaims own = claims();
                 String owner = "w-" + i;
                 claims.add(pool.submit(() -> {
                     start.await();
@@ -139,7 +146,7 @@ abstract class ToolCallStoreContract {
     @Test
     void ofTwoFinishesUnderTheSameFenceTheFirstWinsAndTheSecondSeesEmpty() {
         planned("k-1");
-        ToolCall claimed = calls.claim("w-1", 1, LEASE).get(0);
+        ToolCall claimed = claims.claim("w-1", 1, LEASE).get(0);
 
         Optional<ToolCall> first = calls.finish(claimed, CallState.STARTED, committed("ch_1"));
         Optional<ToolCall> second = store().finish(claimed, CallState.STARTED, retryable());
@@ -166,31 +173,31 @@ abstract class ToolCallStoreContract {
     @Test
     void anExpiredLeaseIsSweptToUnknownWithANewFenceAndTheOldHolderLosesEveryWrite() {
         planned("k-1");
-        ToolCall held = calls.claim("w-1", 1, EXPIRED).get(0);
+        ToolCall held = claims.claim("w-1", 1, EXPIRED).get(0);
 
         List<ToolCall> swept = await().atMost(Duration.ofSeconds(10))
-                .until(() -> store().sweepExpiredLeases(10, Duration.ZERO), s -> !s.isEmpty());
+                .until(() -> claims().sweepExpiredLeases(10, Duration.ZERO), s -> !s.isEmpty());
 
         assertThat(swept).singleElement().satisfies(c -> {
             assertThat(c.state()).isEqualTo(CallState.UNKNOWN);
             assertThat(c.fence()).isEqualTo(held.fence() + 1);
         });
-        assertThat(calls.stillHeld(held, CallState.STARTED)).isFalse();
-        assertThat(calls.heartbeat(CallState.STARTED, List.of(held), LEASE)).as("heartbeat of the swept").isEmpty();
+        assertThat(claims.stillHeld(held, CallState.STARTED)).isFalse();
+        assertThat(claims.heartbeat(CallState.STARTED, List.of(held), LEASE)).as("heartbeat of the swept").isEmpty();
         assertThat(calls.finish(held, CallState.STARTED, committed("ch_late"))).as("finish of the swept").isEmpty();
-        assertThat(calls.sweepExpiredLeases(10, Duration.ZERO)).as("nothing is swept twice").isEmpty();
+        assertThat(claims.sweepExpiredLeases(10, Duration.ZERO)).as("nothing is swept twice").isEmpty();
     }
 
     @Test
     void aHeartbeatExtendsOnlyCallsStillHeldWithTheirFence() {
         planned("k-1");
         planned("k-2");
-        List<ToolCall> held = calls.claim("w-1", 2, LEASE);
+        List<ToolCall> held = claims.claim("w-1", 2, LEASE);
         ToolCall stale = new ToolCall(held.get(1).id(), held.get(1).scope(), held.get(1).providerKey(),
                 held.get(1).requestHash(), held.get(1).argumentsJson(), CallState.STARTED, held.get(1).fence() - 1,
                 0, 1, null, null, null, null, null, null, null, null, null, held.get(1).facts());
 
-        List<Long> extended = calls.heartbeat(CallState.STARTED, List.of(held.get(0), stale), LEASE);
+        List<Long> extended = claims.heartbeat(CallState.STARTED, List.of(held.get(0), stale), LEASE);
 
         assertThat(extended).containsExactly(held.get(0).id());
     }
@@ -198,11 +205,11 @@ abstract class ToolCallStoreContract {
     @Test
     void reconciliationClaimsAnUnknownCallOnceWithItsOwnFence() {
         planned("k-1");
-        ToolCall held = calls.claim("w-1", 1, EXPIRED).get(0);
-        await().atMost(Duration.ofSeconds(10)).until(() -> calls.sweepExpiredLeases(10, Duration.ZERO), s -> !s.isEmpty());
+        ToolCall held = claims.claim("w-1", 1, EXPIRED).get(0);
+        await().atMost(Duration.ofSeconds(10)).until(() -> claims.sweepExpiredLeases(10, Duration.ZERO), s -> !s.isEmpty());
 
-        List<ToolCall> won = calls.claimForReconciliation("r-1", 10, LEASE);
-        List<ToolCall> lost = store().claimForReconciliation("r-2", 10, LEASE);
+        List<ToolCall> won = claims.claimForReconciliation("r-1", 10, LEASE);
+        List<ToolCall> lost = claims().claimForReconciliation("r-2", 10, LEASE);
 
         assertThat(won).singleElement().satisfies(c -> {
             assertThat(c.state()).isEqualTo(CallState.RECONCILING);
@@ -217,12 +224,12 @@ abstract class ToolCallStoreContract {
     void aRetryableCallIsClaimedAgainOnlyOnceItIsDueWithANewFenceAndAttempt() {
         planned("later");
         planned("now");
-        for (ToolCall c : calls.claim("w-1", 2, LEASE)) {
+        for (ToolCall c : claims.claim("w-1", 2, LEASE)) {
             Duration wait = c.scope().idempotencyKey().equals("later") ? Duration.ofHours(1) : Duration.ZERO;
             calls.finish(c, CallState.STARTED, new Move.Retry(wait, "RETRYABLE", false, "slow down")).orElseThrow();
         }
 
-        List<ToolCall> again = calls.claim("w-2", 10, LEASE);
+        List<ToolCall> again = claims.claim("w-2", 10, LEASE);
 
         assertThat(again).singleElement().satisfies(c -> {
             assertThat(c.scope().idempotencyKey()).isEqualTo("now");
@@ -234,7 +241,7 @@ abstract class ToolCallStoreContract {
     @Test
     void theHistoryKeepsNotesAndEvidenceSetsItsFact() {
         planned("k-1");
-        ToolCall claimed = calls.claim("w-1", 1, LEASE).get(0);
+        ToolCall claimed = claims.claim("w-1", 1, LEASE).get(0);
         ToolCall unknown = calls.finish(claimed, CallState.STARTED, new Move.Reconcile(Duration.ZERO,
                 "INDETERMINATE", true, "timeout")).orElseThrow();
 
@@ -255,41 +262,43 @@ abstract class ToolCallStoreContract {
     @Test
     void theFactsOfACallAreWrittenWithItsMovesAndAClaimCountsTheLookupsAfresh() {
         planned("facts");
-        ToolCall claimed = calls.claim("w-1", 1, LEASE).get(0);
+        ToolCall claimed = claims.claim("w-1", 1, LEASE).get(0);
         assertThat(claimed.kind()).isEqualTo(CallKind.ACTION);
         ToolCall possible = calls.finish(claimed, CallState.STARTED,
                 new Move.Retry(Duration.ZERO, "RETRYABLE", true, "503")).orElseThrow();
         assertThat(possible.facts().effectPossible()).isTrue();
-        ToolCall again = calls.claim("w-1", 1, LEASE).get(0);
+        ToolCall again = claims.claim("w-1", 1, LEASE).get(0);
         assertThat(again.facts().effectPossible()).as("kept by the claim, for the attempt's rules").isTrue();
         ToolCall unknown = calls.finish(again, CallState.STARTED,
                 new Move.Reconcile(Duration.ZERO, "INDETERMINATE", false, "timeout")).orElseThrow();
         assertThat(unknown.facts().effectPossible()).as("replaced by the outcome").isFalse();
         assertThat(unknown.facts().lookupFailures()).isZero();
-        ToolCall looked = calls.claimForReconciliation("r-1", 1, LEASE).get(0);
+        ToolCall looked = claims.claimForReconciliation("r-1", 1, LEASE).get(0);
         ToolCall failedOnce = calls.finish(looked, CallState.RECONCILING,
                 new Move.Reconcile(Duration.ZERO, "UNKNOWN_OUTCOME", true, "lookup timed out")).orElseThrow();
-        ToolCall failedTwice = calls.finish(calls.claimForReconciliation("r-1", 1, LEASE).get(0), CallState.RECONCILING,
+        ToolCall failedTwice = calls.finish(claims.claimForReconciliation("r-1", 1, LEASE).get(0), CallState.RECONCILING,
                 new Move.Reconcile(Duration.ZERO, "UNKNOWN_OUTCOME", true, "lookup timed out")).orElseThrow();
         assertThat(failedOnce.facts().lookupFailures()).isEqualTo(1);
         assertThat(failedTwice.facts().lookupFailures()).isEqualTo(2);
-        ToolCall absent = calls.finish(calls.claimForReconciliation("r-1", 1, LEASE).get(0), CallState.RECONCILING,
+        ToolCall absent = calls.finish(claims.claimForReconciliation("r-1", 1, LEASE).get(0), CallState.RECONCILING,
                 new Move.Retry(Duration.ZERO, "CONFIRMED_ABSENT", false, "absent")).orElseThrow();
         assertThat(absent.facts().lookupFailures()).as("counted until the next attempt").isEqualTo(2);
-        assertThat(calls.claim("w-1", 1, LEASE).get(0).facts().lookupFailures()).isZero();
+        assertThat(claims.claim("w-1", 1, LEASE).get(0).facts().lookupFailures()).isZero();
     }
 
     @Test
     void aPurgeTakesOnlyTerminalCallsPastRetentionOnceAndItsTombstoneRefusesTheScope() {
         ToolCall done = planned("done");
         ToolCall open = planned("open");
-        ToolCall claimed = calls.claim("w-1", 10, LEASE).stream().filter(c -> c.id() == done.id()).findFirst()
+        ToolCall claimed = claims.claim("w-1", 10, LEASE).stream().filter(c -> c.id() == done.id()).findFirst()
                 .orElseThrow();
         calls.finish(claimed, CallState.STARTED, committed("ch_1")).orElseThrow();
 
-        assertThat(calls.purgeTerminal(Duration.ofDays(1), 10)).as("not old enough").isZero();
-        assertThat(calls.purgeTerminal(Duration.ZERO, 10)).isEqualTo(1);
-        assertThat(store().purgeTerminal(Duration.ZERO, 10)).as("a second purge finds nothing").isZero();
+        ToolCallRetention purge = new ToolCallRetention(new JdbcTemplate(ledger), schema());
+        assertThat(purge.purgeTerminal(Duration.ofDays(1), 10)).as("not old enough").isZero();
+        assertThat(purge.purgeTerminal(Duration.ZERO, 10)).isEqualTo(1);
+        assertThat(new ToolCallRetention(new JdbcTemplate(ledger), schema()).purgeTerminal(Duration.ZERO, 10))
+                .as("a second purge finds nothing").isZero();
 
         assertThat(calls.findById(done.id())).isEmpty();
         assertThat(calls.findById(open.id())).as("a call still running is never purged").isPresent();

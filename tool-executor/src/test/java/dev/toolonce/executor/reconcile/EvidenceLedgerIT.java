@@ -23,6 +23,8 @@ import dev.toolonce.executor.execution.Completion;
 import dev.toolonce.executor.execution.ToolGateway;
 import dev.toolonce.executor.ledger.PausedToolStore;
 import dev.toolonce.executor.ledger.ReviewAuditStore;
+import dev.toolonce.executor.ledger.ToolCallClaims;
+import dev.toolonce.executor.ledger.ToolCallCompensations;
 import dev.toolonce.executor.results.ResultEvents;
 import dev.toolonce.executor.review.ReviewService;
 import dev.toolonce.executor.metrics.ExecutorStats;
@@ -68,6 +70,8 @@ class EvidenceLedgerIT {
     private JdbcTemplate jdbc;
     private TransactionTemplate tx;
     private ToolCallStore calls;
+    private ToolCallCompensations holds;
+    private ToolCallClaims claims;
     private CallFinisher finisher;
     private Completion completion;
     private Reconciler reconciler;
@@ -88,6 +92,8 @@ class EvidenceLedgerIT {
         jdbc = new JdbcTemplate(ds);
         tx = new TransactionTemplate(new DataSourceTransactionManager(ds));
         calls = new ToolCallStore(jdbc, SCHEMA);
+        claims = new ToolCallClaims(jdbc, SCHEMA);
+        holds = new ToolCallCompensations(jdbc, SCHEMA);
         finisher = new CallFinisher(calls, new PendingReplyStore(jdbc, SCHEMA), new ResultEvents(
                 new OutboxStore(jdbc, SCHEMA), TestKeys.keyring(), new EventCodec(), "results", "/it/executor", Clock.systemUTC()));
         stats = new ExecutorStats(meters);
@@ -96,7 +102,7 @@ class EvidenceLedgerIT {
         budget = new RetryBudget(10_000, Duration.ofMinutes(1), Clock.systemUTC());
         completion = new Completion(calls, finisher, tools, new CallLifecycle(retry), budget, tx, stats, pauses);
         reconciler = reconciler(Duration.ofSeconds(30));
-        reviews = new ReviewService(calls, finisher, new CallLifecycle(retry), new ReviewAuditStore(jdbc, SCHEMA), tx, stats);
+        reviews = new ReviewService(calls, holds, finisher, new CallLifecycle(retry), new ReviewAuditStore(jdbc, SCHEMA), tx, stats);
     }
 
     @AfterEach
@@ -107,7 +113,7 @@ class EvidenceLedgerIT {
     }
 
     private Reconciler reconciler(Duration lease) {
-        return new Reconciler(calls, finisher, tools, new CallLifecycle(retry), budget, tx, stats, lease, Duration.ofMillis(50),
+        return new Reconciler(calls, claims, finisher, tools, new CallLifecycle(retry), budget, tx, stats, lease, Duration.ofMillis(50),
                 Duration.ZERO);
     }
 
@@ -126,7 +132,7 @@ class EvidenceLedgerIT {
     private ToolCall claim(CallScope scope, Duration lease) {
         ToolCall[] got = new ToolCall[1];
         await().atMost(Duration.ofSeconds(10)).until(() -> {
-            got[0] = tx.execute(s -> calls.claim("it", 10, lease)).stream()
+            got[0] = tx.execute(s -> claims.claim("it", 10, lease)).stream()
                     .filter(c -> c.scope().equals(scope)).findFirst().orElse(null);
             return got[0] != null;
         });

@@ -7,6 +7,7 @@ import dev.toolonce.core.call.CallScope;
 import dev.toolonce.core.call.ToolCall;
 import dev.toolonce.core.hash.ProviderKey;
 import dev.toolonce.core.hash.RequestHash;
+import dev.toolonce.executor.ledger.ToolCallRetention;
 import dev.toolonce.executor.ledger.ToolCallStore;
 import dev.toolonce.jdbc.InboxStore;
 import dev.toolonce.jdbc.OutboxStore;
@@ -61,14 +62,14 @@ class PurgeRaceIT {
     void anIntakeInsertThatWaitedOnAPurgedRowIsUndoneAndTheScopeIsNeverPlannedAgain() throws Exception {
         long id = tx.execute(s -> calls.insertPlanned(newCall("m-1"))).orElseThrow().id();
         jdbc.update("UPDATE executor.tool_call SET state = 'COMMITTED', terminal_at = now() - interval '30 days' WHERE id = ?", id);
-        RetentionPurger purger = new RetentionPurger(new ToolCallStore(jdbc, SCHEMA), new InboxStore(jdbc, SCHEMA),
+        RetentionPurger purger = new RetentionPurger(new ToolCallRetention(jdbc, SCHEMA), new InboxStore(jdbc, SCHEMA),
                 new OutboxStore(jdbc, SCHEMA), Duration.ofDays(8), Duration.ofDays(1), 100);
 
         try (Connection purge = DriverManager.getConnection(url, "postgres", "")) {
             purge.setAutoCommit(false);
             // The purge's own statement, on a transaction left open: the row is deleted, the tombstone written.
             JdbcTemplate onPurge = new JdbcTemplate(new org.springframework.jdbc.datasource.SingleConnectionDataSource(purge, true));
-            new RetentionPurger(new ToolCallStore(onPurge, SCHEMA), new InboxStore(onPurge, SCHEMA),
+            new RetentionPurger(new ToolCallRetention(onPurge, SCHEMA), new InboxStore(onPurge, SCHEMA),
                     new OutboxStore(onPurge, SCHEMA), Duration.ofDays(8), Duration.ofDays(1), 100).purgeOnce();
 
             CompletableFuture<Optional<ToolCall>> intake = CompletableFuture.supplyAsync(

@@ -6,6 +6,7 @@ import dev.toolonce.core.call.CallScope;
 import dev.toolonce.core.hash.ProviderKey;
 import dev.toolonce.core.hash.RequestHash;
 import dev.toolonce.executor.ledger.TaskHoldStore;
+import dev.toolonce.executor.ledger.ToolCallRetention;
 import dev.toolonce.executor.ledger.ToolCallStore;
 import dev.toolonce.jdbc.InboxStore;
 import dev.toolonce.jdbc.OutboxStore;
@@ -62,7 +63,7 @@ class TaskHoldPurgeIT {
         calls = new ToolCallStore(jdbc, SCHEMA);
         holds = new TaskHolds(new TaskHoldStore(jdbc, SCHEMA), keyring, (r, code, message) -> deadLettered.add(r.offset() + " " + code),
                 new TransactionTemplate(new DataSourceTransactionManager(ds)), () -> true, 3, new SimpleMeterRegistry());
-        purger = new RetentionPurger(new ToolCallStore(jdbc, SCHEMA), new InboxStore(jdbc, SCHEMA),
+        purger = new RetentionPurger(new ToolCallRetention(jdbc, SCHEMA), new InboxStore(jdbc, SCHEMA),
                 new OutboxStore(jdbc, SCHEMA), Duration.ofDays(8), Duration.ofDays(1), 100);
     }
 
