@@ -1,6 +1,7 @@
 package dev.toolonce.agent.task;
 
 import dev.toolonce.agent.publish.IntentPublisher;
+import dev.toolonce.agent.results.ResultRule;
 import dev.toolonce.core.call.Compensation;
 import dev.toolonce.core.call.DryRun;
 import dev.toolonce.schemas.ResultStatus;
@@ -230,8 +231,8 @@ public final class TaskEngine {
     }
 
     /**
-     * Applies a result to its task, if it answers a step of one; must run in the consumer's transaction with the
-     * result's inbox row.
+     * Applies a result to its task, if it answers a step of one, by {@link ResultRule} for the step's call, dry run or
+     * compensation; must run in the consumer's transaction with the result's inbox row.
      *
      * @return whether the task changed
      */
@@ -271,15 +272,13 @@ public final class TaskEngine {
                 && operation.equals(r.operation()) && key.equals(r.idempotencyKey());
     }
 
+    /** The answer to the step's own call; it answers the step's own intent while that call is out ({@code RUNNING}). */
     private boolean applyOriginal(Step step, ToolResult r) {
-        if (r.status() == ResultStatus.REJECTED) {
-            if ("MESSAGE_ID_REUSED".equals(code(r)) || step.state() != StepState.RUNNING) {
-                return false;
-            }
-            return store.move(step, StepState.FAILED, null, null, code(r), message(r));
+        if (!ResultRule.applies(r, step.callVersion(), step.state() == StepState.RUNNING)) {
+            return false; // a duplicate, a replay under a new message id, an older outcome, or not our rejection
         }
-        if (r.callVersion() <= step.callVersion()) {
-            return false; // a duplicate, a replay under a new message id, or an older outcome
+        if (r.status() == ResultStatus.REJECTED) {
+            return store.move(step, StepState.FAILED, null, null, code(r), message(r));
         }
         store.callVersion(step, r.callVersion());
         String result = r.result() == null ? null : r.result().toString();
@@ -307,12 +306,11 @@ public final class TaskEngine {
         if (step.callVersion() >= 0 || !from(step, StepState.DRY_RUN, StepState.NEEDS_REVIEW)) {
             return false;
         }
-        if (r.status() == ResultStatus.REJECTED) {
-            return step.state() == StepState.DRY_RUN && !"MESSAGE_ID_REUSED".equals(code(r))
-                    && store.move(step, StepState.FAILED, null, null, code(r), "dry run: " + message(r));
-        }
-        if (r.callVersion() <= step.dryRunVersion()) {
+        if (!ResultRule.applies(r, step.dryRunVersion(), step.state() == StepState.DRY_RUN)) {
             return false;
+        }
+        if (r.status() == ResultStatus.REJECTED) {
+            return store.move(step, StepState.FAILED, null, null, code(r), "dry run: " + message(r));
         }
         store.dryRunVersion(step, r.callVersion());
         return switch (r.status()) {
@@ -324,13 +322,13 @@ public final class TaskEngine {
         };
     }
 
+    /** The compensation's answer; it answers the step's own compensation intent while that is out. */
     private boolean applyCompensation(Step step, ToolResult r) {
-        if (r.status() == ResultStatus.REJECTED) {
-            return step.state() == StepState.COMPENSATING && !"MESSAGE_ID_REUSED".equals(code(r))
-                    && store.move(step, StepState.COMPENSATION_REVIEW, null, null, code(r), message(r));
-        }
-        if (r.callVersion() <= step.compensationVersion()) {
+        if (!ResultRule.applies(r, step.compensationVersion(), step.state() == StepState.COMPENSATING)) {
             return false;
+        }
+        if (r.status() == ResultStatus.REJECTED) {
+            return store.move(step, StepState.COMPENSATION_REVIEW, null, null, code(r), message(r));
         }
         store.compensationVersion(step, r.callVersion(), r.status() == ResultStatus.COMMITTED ? r.externalObjectId() : null);
         return switch (r.status()) {
