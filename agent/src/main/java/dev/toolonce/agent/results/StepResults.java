@@ -21,10 +21,14 @@ import tools.jackson.databind.JsonNode;
  * applied and, when not, the rule's reason.
  */
 public final class StepResults {
-    /** The row of a step whose intent is being published; a step publishes once (a second insert changes nothing). */
+    /**
+     * The row of a step whose intent is being published, with the part of its task's step it is ({@link StepPart}); a
+     * step publishes once (a second insert changes nothing).
+     */
     private static final String OPEN = """
-            INSERT INTO %s.agent_step (task_id, step_id, tenant_id, tool, operation, idempotency_key, intent_message_id)
-            VALUES (?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO %s.agent_step (task_id, step_id, tenant_id, tool, operation, idempotency_key, intent_message_id,
+                part, task_step_id)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (tenant_id, task_id, step_id) DO NOTHING
             """;
     /**
@@ -93,7 +97,9 @@ public final class StepResults {
 
     private static Object[] openArgs(String taskId, String stepId, String tenantId, String tool, String operation,
                                      String idempotencyKey, String intentMessageId) {
-        return new Object[] {taskId, stepId, tenantId, tool, operation, idempotencyKey, intentMessageId};
+        StepPart part = StepPart.of(operation);
+        return new Object[] {taskId, stepId, tenantId, tool, operation, idempotencyKey, intentMessageId, part.name(),
+                part.taskStepId(stepId)};
     }
 
     /**

@@ -208,6 +208,17 @@ abstract class StepResultsContract {
     }
 
     @Test
+    void aStepRowRecordsWhichPartOfItsTaskStepItIs() {
+        for (StepPart part : StepPart.values()) {
+            steps.open(new ToolIntent(null, "acme", "payments", part.operation("charge"), "k-part",
+                    JsonNodeFactory.instance.objectNode(), "parts", part.stepId("pay"), null), "intent-" + part);
+        }
+        assertThat(jdbc.queryForList("SELECT step_id || '|' || part || '|' || task_step_id FROM " + schema()
+                + ".agent_step WHERE task_id = 'parts' ORDER BY step_id", String.class))
+                .containsExactly("pay|ACTION|pay", "pay.compensate|COMPENSATION|pay", "pay.dry-run|DRY_RUN|pay");
+    }
+
+    @Test
     void theGuardedUpdateAgreesWithTheResultRuleInEveryCase() {
         // The SQL guard and ResultRule are two texts of one rule: every combination of its inputs goes to both, each
         // on a step of its own whose call has applied the given version; the log's reason is the rule's verdict.
