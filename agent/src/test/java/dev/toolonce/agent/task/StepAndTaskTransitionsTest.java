@@ -3,7 +3,11 @@ package dev.toolonce.agent.task;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -83,5 +87,57 @@ class StepAndTaskTransitionsTest {
         for (StepState to : StepState.values()) {
             assertThat(StepTransitions.isLegal(state, to)).as(state + " -> " + to).isFalse();
         }
+    }
+    @Test
+    void everyStepMoveTheSagaAsksForIsInTheTable() {
+        // Every checkpoint of two steps (each state; compensable or not; no approval, one due or one given; no dry run,
+        // one due or one passed): what Saga.decide would have the engine do to a step is a move the table allows, so
+        // the engine never throws on it.
+        List<Step> variants = new ArrayList<>();
+        for (StepState state : StepState.values()) {
+            for (boolean compensable : new boolean[] {true, false}) {
+                for (int approval = 0; approval < 3; approval++) {
+                    for (int dryRun = 0; dryRun < 3; dryRun++) {
+                        variants.add(variant("s", 0, state, compensable, approval, dryRun));
+                    }
+                }
+            }
+        }
+        int decided = 0;
+        for (Step a : variants) {
+            for (Step b : variants) {
+                List<Step> steps = List.of(at(a, "1", 1), at(b, "2", 2));
+                Saga.Next next = Saga.decide(steps);
+                for (Map.Entry<String, StepState> m : next.moves().entrySet()) {
+                    StepState from = steps.stream().filter(s -> s.stepId().equals(m.getKey())).findFirst()
+                            .orElseThrow().state();
+                    assertThat(StepTransitions.isLegal(from, m.getValue())).as(steps + ": " + m).isTrue();
+                }
+                legal(next.publish(), StepState.RUNNING, steps);
+                legal(next.compensate(), StepState.COMPENSATING, steps);
+                legal(next.dryRun(), StepState.DRY_RUN, steps);
+                decided++;
+            }
+        }
+        assertThat(decided).isEqualTo(198 * 198);
+    }
+
+    private static void legal(Step step, StepState to, List<Step> steps) {
+        if (step != null) {
+            assertThat(StepTransitions.isLegal(step.state(), to)).as(steps + ": " + step.stepId() + " -> " + to).isTrue();
+        }
+    }
+
+    /** @param approval 0 none needed, 1 due, 2 given; @param dryRun 0 none asked, 1 due, 2 passed */
+    private static Step variant(String id, int position, StepState state, boolean compensable, int approval,
+                                int dryRun) {
+        String key = "acme:t:" + id + ":1";
+        return SagaTest.step(id, position, state, compensable, approval > 0, approval == 2 ? key : null, dryRun > 0,
+                dryRun == 2 ? key : null);
+    }
+
+    private static Step at(Step s, String id, int position) {
+        return variant(id, position, s.state(), s.compensable(), !s.needsApproval() ? 0 : s.approved() ? 2 : 1,
+                !s.dryRun() ? 0 : s.dryRunPassed() ? 2 : 1);
     }
 }
