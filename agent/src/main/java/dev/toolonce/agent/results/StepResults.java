@@ -3,7 +3,6 @@ package dev.toolonce.agent.results;
 import dev.toolonce.messaging.IsolatingBatchProcessor;
 import dev.toolonce.schemas.EventCodec;
 import dev.toolonce.schemas.InputBounds;
-import dev.toolonce.schemas.ResultStatus;
 import dev.toolonce.schemas.ToolIntent;
 import dev.toolonce.schemas.ToolResult;
 import java.sql.PreparedStatement;
@@ -16,19 +15,26 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Applies a result event to the agent's step (docs/protocol.md §15): only a newer {@code callVersion} of
- * the same scope changes a step, and a REJECTED answer changes only the step whose own intent it answers,
- * so duplicates, stale results and rejections of conflicting requests never touch an original step; a
- * {@code MESSAGE_ID_REUSED} rejection (addressed to the reused id, which is the original step's own) never does either.
- * Every result is also logged with whether it was applied and why not.
+ * Applies a result event to the agent's step (docs/protocol.md §15) by {@link ResultRule}: only a newer
+ * {@code callVersion} of the same scope changes a step, a REJECTED answer changes only the step whose own intent it
+ * answers, and a {@code MESSAGE_ID_REUSED} rejection never does. Every result is also logged with whether it was
+ * applied and, when not, the rule's reason.
  */
 public final class StepResults {
-    /** The row of a step whose intent is being published; a step publishes once (a second insert changes nothing). */
+    /**
+     * The row of a step whose intent is being published, with the part of its task's step it is ({@link StepPart}); a
+     * step publishes once (a second insert changes nothing).
+     */
     private static final String OPEN = """
-            INSERT INTO %s.agent_step (task_id, step_id, tenant_id, tool, operation, idempotency_key, intent_message_id)
-            VALUES (?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO %s.agent_step (task_id, step_id, tenant_id, tool, operation, idempotency_key, intent_message_id,
+                part, task_step_id)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (tenant_id, task_id, step_id) DO NOTHING
             """;
+    /**
+     * The one guarded write of a result, {@link ResultRule} on the locked row: clause 2 ({@code call_version < ?}) and
+     * clause 3 (the first boolean is {@link ResultRule#needsOwnIntent}); clause 1 is decided before, in Java.
+     */
     private static final String APPLY = """
             UPDATE %s.agent_step
                SET status = ?, call_version = ?, external_object_id = ?, result = ?, error_code = ?, error_message = ?,
@@ -36,11 +42,15 @@ public final class StepResults {
              WHERE task_id = ? AND step_id = ?
                AND tenant_id = ? AND tool = ? AND operation = ? AND idempotency_key = ?
                AND call_version < ?
-               AND (? <> 'REJECTED' OR intent_message_id = ?)
-               AND NOT (? = 'REJECTED' AND coalesce(?, '') = 'MESSAGE_ID_REUSED')
+               AND (NOT ? OR intent_message_id = ?)
             """;
     private static final String STEP_VISIBLE = """
             SELECT count(*) FROM %s.agent_step WHERE tenant_id = ? AND task_id = ? AND step_id = ?
+            """;
+    /** The step a result names, when the guarded write refused it: what the log's reason is decided on. */
+    private static final String SCOPED_STEP = """
+            SELECT call_version, intent_message_id FROM %s.agent_step
+             WHERE task_id = ? AND step_id = ? AND tenant_id = ? AND tool = ? AND operation = ? AND idempotency_key = ?
             """;
     private static final String LOG = """
             INSERT INTO %s.step_result_log (result_message_id, intent_message_id, task_id, step_id, status,
@@ -60,6 +70,7 @@ public final class StepResults {
     private final String open;
     private final String apply;
     private final String stepVisible;
+    private final String scopedStep;
     private final String log;
     private final String deadLettered;
     /** Shared (it is thread-safe): a store is also built per publish by {@code IntentPublisher}. */
@@ -70,6 +81,7 @@ public final class StepResults {
         this.open = OPEN.formatted(schema);
         this.apply = APPLY.formatted(schema);
         this.stepVisible = STEP_VISIBLE.formatted(schema);
+        this.scopedStep = SCOPED_STEP.formatted(schema);
         this.log = LOG.formatted(schema);
         this.deadLettered = DEAD_LETTERED.formatted(schema);
     }
@@ -85,7 +97,9 @@ public final class StepResults {
 
     private static Object[] openArgs(String taskId, String stepId, String tenantId, String tool, String operation,
                                      String idempotencyKey, String intentMessageId) {
-        return new Object[] {taskId, stepId, tenantId, tool, operation, idempotencyKey, intentMessageId};
+        StepPart part = StepPart.of(operation);
+        return new Object[] {taskId, stepId, tenantId, tool, operation, idempotencyKey, intentMessageId, part.name(),
+                part.taskStepId(stepId)};
     }
 
     /**
@@ -147,11 +161,14 @@ public final class StepResults {
     }
 
     private boolean update(ToolResult r) {
+        if (ResultRule.neverApplies(r.status(), errorCode(r))) {
+            return false;
+        }
         return jdbc.update(apply, r.status().name(),
                 r.callVersion(), r.externalObjectId(), r.result() == null ? null : r.result().toString(),
                 r.error() == null ? null : r.error().code(), r.error() == null ? null : r.error().message(),
                 r.messageId(), r.taskId(), r.stepId(), r.tenantId(), r.tool(), r.operation(), r.idempotencyKey(),
-                r.callVersion(), r.status().name(), r.intentMessageId(), r.status().name(), errorCode(r)) == 1;
+                r.callVersion(), ResultRule.needsOwnIntent(r.status()), r.intentMessageId()) == 1;
     }
 
     private boolean stepVisible(ToolResult r) {
@@ -194,20 +211,21 @@ public final class StepResults {
     }
 
     private static String errorCode(ToolResult r) {
-        return r.error() == null ? null : r.error().code();
+        return ResultRule.errorCode(r);
     }
 
-    private static String reason(ToolResult r) {
+    /** Why a result changed nothing: the rule's verdict on the step it names as the step is now, or no such step. */
+    private String reason(ToolResult r) {
         if (r.taskId() == null || r.stepId() == null) {
             return "no step named in the result";
         }
-        if (r.status() == ResultStatus.REJECTED && "MESSAGE_ID_REUSED".equals(errorCode(r))) {
-            // The refused intent reused the message id of the step's own intent: the answer is for the
-            // sender of that other payload, never a change of the original step.
-            return "MESSAGE_ID_REUSED answers another payload sent under this step's message id; step unchanged";
+        if (ResultRule.neverApplies(r.status(), errorCode(r))) {
+            return ResultRule.Verdict.MESSAGE_ID_REUSED.reason();
         }
-        return r.status() == ResultStatus.REJECTED
-                ? "rejection not addressed to this step's own intent, or no such step"
-                : "no step for this scope, or its call version is not older";
+        return jdbc.query(scopedStep, (rs, i) -> ResultRule.decide(r, rs.getLong("call_version"),
+                        r.intentMessageId() != null && r.intentMessageId().equals(rs.getString("intent_message_id"))),
+                        r.taskId(), r.stepId(), r.tenantId(), r.tool(), r.operation(), r.idempotencyKey())
+                .stream().findFirst().map(v -> v == ResultRule.Verdict.APPLY ? "the step appeared or changed meanwhile"
+                        : v.reason()).orElse("no step for this scope");
     }
 }

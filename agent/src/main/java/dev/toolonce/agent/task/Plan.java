@@ -1,5 +1,6 @@
 package dev.toolonce.agent.task;
 
+import dev.toolonce.agent.results.StepPart;
 import dev.toolonce.core.call.CallScope;
 import dev.toolonce.core.call.Compensation;
 import dev.toolonce.core.call.DryRun;
@@ -53,8 +54,7 @@ public record Plan(String tenantId, String taskId, List<StepSpec> steps) {
         Set<String> seen = new HashSet<>();
         String firstIrreversible = null;
         for (StepSpec s : steps) {
-            if (!ID.matcher(s.stepId()).matches() || s.stepId().endsWith(Compensation.SUFFIX)
-                    || s.stepId().endsWith(DryRun.SUFFIX)) {
+            if (!ID.matcher(s.stepId()).matches() || StepPart.reserved(s.stepId())) {
                 throw new PlanRefusedException("step id '" + s.stepId() + "' must be 1-64 characters of [A-Za-z0-9._-]"
                         + " and not end in " + Compensation.SUFFIX + " or " + DryRun.SUFFIX);
             }

@@ -1,5 +1,7 @@
 package dev.toolonce.agent.task;
 
+import dev.toolonce.agent.results.StepPart;
+
 /**
  * A step as checkpointed in {@code agent_task_step}.
  *
@@ -30,13 +32,13 @@ public record Step(String tenantId, String taskId, String stepId, int position, 
         return !dryRun || key.equals(dryRunPassedKey);
     }
 
-    /** The step id of its dry run's intent (and {@code agent_step} row). */
+    /** The step id of its dry run's intent (and {@code agent_step} row): {@link StepPart#DRY_RUN}'s. */
     public String dryRunStepId() {
-        return stepId + dev.toolonce.core.call.DryRun.SUFFIX;
+        return StepPart.DRY_RUN.stepId(stepId);
     }
 
-    /** The step id of its compensation's intent (and {@code agent_step} row). */
+    /** The step id of its compensation's intent (and {@code agent_step} row): {@link StepPart#COMPENSATION}'s. */
     public String compensationStepId() {
-        return stepId + dev.toolonce.core.call.Compensation.SUFFIX;
+        return StepPart.COMPENSATION.stepId(stepId);
     }
 }

@@ -1,6 +1,6 @@
 package dev.toolonce.agent.task;
 
-import dev.toolonce.core.call.DryRun;
+import dev.toolonce.agent.results.StepPart;
 import java.util.regex.Pattern;
 
 /**
@@ -33,6 +33,6 @@ public final class StepKeys {
      * @throws PlanRefusedException when the key would exceed 255 characters
      */
     public static String dryRunKey(String tenantId, String taskId, String stepId, int version) {
-        return key(tenantId, taskId, stepId + DryRun.SUFFIX, version);
+        return key(tenantId, taskId, StepPart.DRY_RUN.stepId(stepId), version);
     }
 }

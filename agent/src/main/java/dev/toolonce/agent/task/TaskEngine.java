@@ -1,8 +1,8 @@
 package dev.toolonce.agent.task;
 
 import dev.toolonce.agent.publish.IntentPublisher;
-import dev.toolonce.core.call.Compensation;
-import dev.toolonce.core.call.DryRun;
+import dev.toolonce.agent.results.ResultRule;
+import dev.toolonce.agent.results.StepPart;
 import dev.toolonce.schemas.ResultStatus;
 import dev.toolonce.schemas.ToolIntent;
 import dev.toolonce.schemas.ToolResult;
@@ -28,9 +28,10 @@ import tools.jackson.databind.node.JsonNodeFactory;
  * a result delivered twice is skipped by the inbox, and one replayed under a new message id carries a
  * {@code callVersion} the step has already applied, so either advances the task once.
  *
- * <p>A step that asks for a dry run gets it first, as a call of its own — operation {@code <op>.dry-run}, step id
- * {@code <step>.dry-run}, key {@link StepKeys#dryRunKey} — and is sent only once the dry run of its current
- * arguments committed; a dry run that fails or is refused fails the step before anything of it was sent.
+ * <p>A step's calls are its {@link StepPart}s: its own, its dry run and its compensation, each a call of its own at the
+ * executor. A step that asks for a dry run gets it first — key {@link StepKeys#dryRunKey} — and is sent only once the
+ * dry run of its current arguments committed; a dry run that fails or is refused fails the step before anything of it
+ * was sent.
  */
 public final class TaskEngine {
     private static final Logger log = LoggerFactory.getLogger(TaskEngine.class);
@@ -71,14 +72,12 @@ public final class TaskEngine {
     public Task submit(Plan plan) {
         plan.check(dryRuns);
         for (StepSpec step : plan.steps()) {
-            checkIntent(plan.tenantId(), plan.taskId(), step.stepId(), step.tool(), step.operation(), step.arguments());
+            checkIntent(plan.tenantId(), plan.taskId(), step, StepPart.ACTION, step.arguments());
             if (step.dryRun()) {
-                checkIntent(plan.tenantId(), plan.taskId(), step.stepId() + DryRun.SUFFIX, step.tool(),
-                        DryRun.of(step.operation()), step.arguments());
+                checkIntent(plan.tenantId(), plan.taskId(), step, StepPart.DRY_RUN, step.arguments());
             }
             if (step.compensable()) {
-                checkIntent(plan.tenantId(), plan.taskId(), step.stepId() + Compensation.SUFFIX, step.tool(),
-                        step.operation() + Compensation.SUFFIX, JsonNodeFactory.instance.objectNode());
+                checkIntent(plan.tenantId(), plan.taskId(), step, StepPart.COMPENSATION, null);
             }
         }
         return tx.execute(s -> {
@@ -108,15 +107,10 @@ public final class TaskEngine {
                 return again;
             }
             for (Step step : store.steps(tenantId, taskId)) {
-                if (step.state() == StepState.RUNNING) {
-                    send(task, step);
-                    again.add(step.stepId());
-                } else if (step.state() == StepState.COMPENSATING) {
-                    sendCompensation(task, step);
-                    again.add(step.compensationStepId());
-                } else if (step.state() == StepState.DRY_RUN) {
-                    sendDryRun(task, step);
-                    again.add(step.dryRunStepId());
+                StepPart out = outstanding(step.state());
+                if (out != null) {
+                    send(task, step, out);
+                    again.add(out.stepId(step.stepId()));
                 }
             }
             advance(task, !again.isEmpty());
@@ -188,9 +182,9 @@ public final class TaskEngine {
         return tx.execute(s -> {
             Task task = locked(tenantId, taskId);
             Step step = step(tenantId, taskId, stepId);
-            checkIntent(task.tenantId(), taskId, stepId, step.tool(), step.operation(), arguments);
+            checkIntent(task.tenantId(), taskId, step.stepId(), step.tool(), step.operation(), StepPart.ACTION, arguments);
             if (step.dryRun()) {
-                checkIntent(task.tenantId(), taskId, step.dryRunStepId(), step.tool(), DryRun.of(step.operation()),
+                checkIntent(task.tenantId(), taskId, step.stepId(), step.tool(), step.operation(), StepPart.DRY_RUN,
                         arguments);
             }
             String key = StepKeys.key(task.tenantId(), taskId, stepId, step.argVersion() + 1);
@@ -230,8 +224,8 @@ public final class TaskEngine {
     }
 
     /**
-     * Applies a result to its task, if it answers a step of one; must run in the consumer's transaction with the
-     * result's inbox row.
+     * Applies a result to its task, if it answers a step of one, by {@link ResultRule} for the step's call, dry run or
+     * compensation; must run in the consumer's transaction with the result's inbox row.
      *
      * @return whether the task changed
      */
@@ -244,42 +238,49 @@ public final class TaskEngine {
             return false;
         }
         Task task = locked.get();
-        boolean compensation = Compensation.isCompensation(r.operation());
-        boolean dryRun = DryRun.isDryRun(r.operation());
-        String suffix = compensation ? Compensation.SUFFIX : dryRun ? DryRun.SUFFIX : null;
-        String stepId = suffix != null && r.stepId().endsWith(suffix)
-                ? r.stepId().substring(0, r.stepId().length() - suffix.length()) : r.stepId();
+        StepPart part = StepPart.of(r.operation());
+        String stepId = part.taskStepId(r.stepId());
         Step step = store.steps(task.tenantId(), task.taskId()).stream().filter(s -> s.stepId().equals(stepId))
                 .findFirst().orElse(null);
-        if (step == null || !answers(task, step, r, compensation, dryRun)) {
+        if (step == null || !answers(task, step, part, r)) {
             return false;
         }
-        boolean moved = compensation ? applyCompensation(step, r) : dryRun ? applyDryRun(step, r) : applyOriginal(step, r);
+        boolean moved = switch (part) {
+            case ACTION -> applyOriginal(step, r);
+            case DRY_RUN -> applyDryRun(step, r);
+            case COMPENSATION -> applyCompensation(step, r);
+        };
         if (moved) {
             advance(task, true);
         }
         return moved;
     }
 
-    /** The result is for this step's current call (its compensation, its dry run), not for an older key of it. */
-    private static boolean answers(Task task, Step step, ToolResult r, boolean compensation, boolean dryRun) {
-        String operation = compensation ? step.operation() + Compensation.SUFFIX
-                : dryRun ? step.operation() + DryRun.SUFFIX : step.operation();
-        String key = dryRun ? StepKeys.dryRunKey(task.tenantId(), task.taskId(), step.stepId(), step.argVersion())
-                : step.key();
+    /** The result is for this part of the step's current call, not for an older key of it. */
+    private static boolean answers(Task task, Step step, StepPart part, ToolResult r) {
         return task.tenantId().equals(r.tenantId()) && step.tool().equals(r.tool())
-                && operation.equals(r.operation()) && key.equals(r.idempotencyKey());
+                && part.operation(step.operation()).equals(r.operation())
+                && key(task.tenantId(), task.taskId(), step.stepId(), step.argVersion(), step.key(), part)
+                .equals(r.idempotencyKey());
     }
 
+    /** The part of a step whose call is out in this state, waiting for its answer; null when none is. */
+    private static StepPart outstanding(StepState state) {
+        return switch (state) {
+            case RUNNING -> StepPart.ACTION;
+            case DRY_RUN -> StepPart.DRY_RUN;
+            case COMPENSATING -> StepPart.COMPENSATION;
+            default -> null;
+        };
+    }
+
+    /** The answer to the step's own call; it answers the step's own intent while that call is out ({@code RUNNING}). */
     private boolean applyOriginal(Step step, ToolResult r) {
-        if (r.status() == ResultStatus.REJECTED) {
-            if ("MESSAGE_ID_REUSED".equals(code(r)) || step.state() != StepState.RUNNING) {
-                return false;
-            }
-            return store.move(step, StepState.FAILED, null, null, code(r), message(r));
+        if (!ResultRule.applies(r, step.callVersion(), outstanding(step.state()) == StepPart.ACTION)) {
+            return false; // a duplicate, a replay under a new message id, an older outcome, or not our rejection
         }
-        if (r.callVersion() <= step.callVersion()) {
-            return false; // a duplicate, a replay under a new message id, or an older outcome
+        if (r.status() == ResultStatus.REJECTED) {
+            return store.move(step, StepState.FAILED, null, null, code(r), message(r));
         }
         store.callVersion(step, r.callVersion());
         String result = r.result() == null ? null : r.result().toString();
@@ -307,12 +308,11 @@ public final class TaskEngine {
         if (step.callVersion() >= 0 || !from(step, StepState.DRY_RUN, StepState.NEEDS_REVIEW)) {
             return false;
         }
-        if (r.status() == ResultStatus.REJECTED) {
-            return step.state() == StepState.DRY_RUN && !"MESSAGE_ID_REUSED".equals(code(r))
-                    && store.move(step, StepState.FAILED, null, null, code(r), "dry run: " + message(r));
-        }
-        if (r.callVersion() <= step.dryRunVersion()) {
+        if (!ResultRule.applies(r, step.dryRunVersion(), outstanding(step.state()) == StepPart.DRY_RUN)) {
             return false;
+        }
+        if (r.status() == ResultStatus.REJECTED) {
+            return store.move(step, StepState.FAILED, null, null, code(r), "dry run: " + message(r));
         }
         store.dryRunVersion(step, r.callVersion());
         return switch (r.status()) {
@@ -324,13 +324,13 @@ public final class TaskEngine {
         };
     }
 
+    /** The compensation's answer; it answers the step's own compensation intent while that is out. */
     private boolean applyCompensation(Step step, ToolResult r) {
-        if (r.status() == ResultStatus.REJECTED) {
-            return step.state() == StepState.COMPENSATING && !"MESSAGE_ID_REUSED".equals(code(r))
-                    && store.move(step, StepState.COMPENSATION_REVIEW, null, null, code(r), message(r));
-        }
-        if (r.callVersion() <= step.compensationVersion()) {
+        if (!ResultRule.applies(r, step.compensationVersion(), outstanding(step.state()) == StepPart.COMPENSATION)) {
             return false;
+        }
+        if (r.status() == ResultStatus.REJECTED) {
+            return store.move(step, StepState.COMPENSATION_REVIEW, null, null, code(r), message(r));
         }
         store.compensationVersion(step, r.callVersion(), r.status() == ResultStatus.COMMITTED ? r.externalObjectId() : null);
         return switch (r.status()) {
@@ -353,15 +353,15 @@ public final class TaskEngine {
             changed |= store.move(s, m.getValue(), null, null, null, null);
         }
         if (next.publish() != null) {
-            send(task, next.publish());
+            send(task, next.publish(), StepPart.ACTION);
             changed |= store.move(next.publish(), StepState.RUNNING, null, null, null, null);
         }
         if (next.compensate() != null) {
-            sendCompensation(task, next.compensate());
+            send(task, next.compensate(), StepPart.COMPENSATION);
             changed |= store.move(next.compensate(), StepState.COMPENSATING, null, null, null, null);
         }
         if (next.dryRun() != null) {
-            sendDryRun(task, next.dryRun());
+            send(task, next.dryRun(), StepPart.DRY_RUN);
             changed |= store.move(next.dryRun(), StepState.DRY_RUN, null, null, null, null);
         }
         if (changed || next.state() != task.state()) {
@@ -376,40 +376,53 @@ public final class TaskEngine {
         }
     }
 
-    private void send(Task task, Step step) {
-        publisher.publish(dataSource, new ToolIntent(null, task.tenantId(), step.tool(), step.operation(), step.key(),
-                JSON.readTree(step.argumentsJson()), task.taskId(), step.stepId(), askedAt(step)));
-        store.published(step);
+    /**
+     * Publishes a part of the step. A re-publication is the same intent: same key, arguments and {@code requestedAt}
+     * (so the acceptance window still applies) — the compensation's asks with empty arguments under the step's own
+     * key (docs/protocol.md §17); the dry run's has the step's current arguments under its own key.
+     */
+    private void send(Task task, Step step, StepPart part) {
+        publisher.publish(dataSource, new ToolIntent(null, task.tenantId(), step.tool(), part.operation(step.operation()),
+                key(task.tenantId(), task.taskId(), step.stepId(), step.argVersion(), step.key(), part),
+                part == StepPart.COMPENSATION ? JsonNodeFactory.instance.objectNode() : JSON.readTree(step.argumentsJson()),
+                task.taskId(), part.stepId(step.stepId()), askedAt(step, part)));
+        if (part == StepPart.ACTION) {
+            store.published(step);
+        }
     }
 
-    /** docs/protocol.md §17: the compensation is asked for by an intent for {@code <operation>.compensate}, same key. */
-    private void sendCompensation(Task task, Step step) {
-        publisher.publish(dataSource, new ToolIntent(null, task.tenantId(), step.tool(),
-                step.operation() + Compensation.SUFFIX, step.key(), JsonNodeFactory.instance.objectNode(),
-                task.taskId(), step.compensationStepId(),
-                (step.compensationStartedAt() == null ? Instant.now() : step.compensationStartedAt()).toString()));
+    /** The key of a part of a step: the step's own, but the dry run's is its own ({@link StepKeys#dryRunKey}). */
+    private static String key(String tenantId, String taskId, String stepId, int argVersion, String stepKey,
+                              StepPart part) {
+        return part == StepPart.DRY_RUN ? StepKeys.dryRunKey(tenantId, taskId, stepId, argVersion) : stepKey;
     }
 
-    /** The dry run: the step's exact arguments, to {@code <operation>.dry-run} under the dry run's own key. */
-    private void sendDryRun(Task task, Step step) {
-        publisher.publish(dataSource, new ToolIntent(null, task.tenantId(), step.tool(), DryRun.of(step.operation()),
-                StepKeys.dryRunKey(task.tenantId(), task.taskId(), step.stepId(), step.argVersion()),
-                JSON.readTree(step.argumentsJson()), task.taskId(), step.dryRunStepId(), Instant.now().toString()));
-    }
-
-    /** When the agent first asked for the step: a re-publication keeps it, so the acceptance window still applies. */
-    private static String askedAt(Step step) {
-        return (step.startedAt() == null ? Instant.now() : step.startedAt()).toString();
+    /** When the agent first asked for this part: a dry run is asked anew each time. */
+    private static String askedAt(Step step, StepPart part) {
+        Instant first = switch (part) {
+            case ACTION -> step.startedAt();
+            case COMPENSATION -> step.compensationStartedAt();
+            case DRY_RUN -> null;
+        };
+        return (first == null ? Instant.now() : first).toString();
     }
 
     /** A step whose intent would be refused is refused now, naming the step, rather than when it is due. */
+    private void checkIntent(String tenantId, String taskId, StepSpec step, StepPart part, JsonNode arguments) {
+        checkIntent(tenantId, taskId, step.stepId(), step.tool(), step.operation(), part, arguments);
+    }
+
+    /** @param arguments the part's arguments; ignored for a compensation, whose are empty */
     private void checkIntent(String tenantId, String taskId, String stepId, String tool, String operation,
-                             JsonNode arguments) {
+                             StepPart part, JsonNode arguments) {
+        String wireStepId = part.stepId(stepId);
         try {
-            publisher.check(new ToolIntent(null, tenantId, tool, operation, StepKeys.key(tenantId, taskId, stepId, 1),
-                    arguments, taskId, stepId, Instant.now().toString()));
+            publisher.check(new ToolIntent(null, tenantId, tool, part.operation(operation),
+                    StepKeys.key(tenantId, taskId, wireStepId, 1),
+                    part == StepPart.COMPENSATION ? JsonNodeFactory.instance.objectNode() : arguments, taskId,
+                    wireStepId, Instant.now().toString()));
         } catch (IllegalArgumentException e) {
-            throw new PlanRefusedException("step '" + stepId + "': " + e.getMessage());
+            throw new PlanRefusedException("step '" + wireStepId + "': " + e.getMessage());
         }
     }
 

@@ -20,10 +20,12 @@ public final class TaskStore {
             irreversible, needs_approval, approved_key, approved_by, state, call_version, compensation_version,
             external_object_id, compensation_external_id, error_code, error_message, publishes, started_at, finished_at,
             compensation_started_at, compensated_at, dry_run, dry_run_passed_key, dry_run_version""";
+    @SqlMoves.Task(from = {}, to = TaskState.RUNNING)
     private static final String INSERT_TASK = """
-            INSERT INTO %s.agent_task (task_id, tenant_id, state) VALUES (?, ?, ?)
+            INSERT INTO %s.agent_task (task_id, tenant_id, state) VALUES (?, ?, 'RUNNING')
             ON CONFLICT (tenant_id, task_id) DO NOTHING
             """;
+    @SqlMoves.Step(from = {}, to = StepState.PENDING)
     private static final String INSERT_STEP = """
             INSERT INTO %s.agent_task_step (tenant_id, task_id, step_id, position, tool, operation, arguments,
                 idempotency_key, compensable, irreversible, needs_approval, dry_run, state)
@@ -46,13 +48,16 @@ public final class TaskStore {
             SELECT %2$s FROM %1$s.agent_task
              WHERE CAST(? AS text[]) IS NULL OR tenant_id = ANY(CAST(? AS text[])) ORDER BY created_at DESC LIMIT ?
             """;
+    /** A guarded change of the task: only from the state the caller saw (and locked). */
+    @SqlMoves.Parameters(checkedBy = "setTask")
     private static final String SET_TASK = """
             UPDATE %s.agent_task SET state = ?, failed_step = coalesce(?, failed_step), version = version + 1,
                    updated_at = clock_timestamp(),
                    finished_at = CASE WHEN ? THEN clock_timestamp() ELSE finished_at END
-             WHERE tenant_id = ? AND task_id = ?
+             WHERE tenant_id = ? AND task_id = ? AND state = ?
             """;
     /** A guarded step move: only from the state the caller saw. */
+    @SqlMoves.Parameters(checkedBy = "move")
     private static final String MOVE = """
             UPDATE %s.agent_task_step
                SET state = ?, updated_at = clock_timestamp(),
@@ -89,6 +94,7 @@ public final class TaskStore {
             """;
 
     /** The dry run of the step's current key passed: it goes back to waiting for its turn (approval, then send). */
+    @SqlMoves.Step(from = {StepState.DRY_RUN, StepState.NEEDS_REVIEW}, to = StepState.PENDING)
     private static final String DRY_RUN_PASSED = """
             UPDATE %s.agent_task_step SET state = 'PENDING', dry_run_passed_key = idempotency_key,
                    updated_at = clock_timestamp()
@@ -141,7 +147,7 @@ public final class TaskStore {
 
     /** @return false when the tenant has a task with this id already (nothing written) */
     public boolean insert(Plan plan) {
-        if (jdbc.update(insertTask, plan.taskId(), plan.tenantId(), TaskState.RUNNING.name()) == 0) {
+        if (jdbc.update(insertTask, plan.taskId(), plan.tenantId()) == 0) {
             return false;
         }
         int position = 0;
@@ -181,15 +187,31 @@ public final class TaskStore {
         return jdbc.query(list, TASK, tenants, tenants, limit);
     }
 
-    /** Sets the task's state and bumps its version (every change of a task or its steps calls this once). */
+    /**
+     * Sets the task's state and bumps its version (every change of a task or its steps calls this once), from the
+     * state of {@code task}, which the caller locked.
+     *
+     * @throws IllegalTaskTransitionException when {@link TaskTransitions} does not allow the change
+     * @throws IllegalStateException when the task is no longer in the state of {@code task} (it was not locked)
+     */
     public void setTask(Task task, TaskState state, String failedStep) {
-        jdbc.update(setTask, state.name(), failedStep, state.isFinal(), task.tenantId(), task.taskId());
+        TaskTransitions.check(task.state(), state);
+        if (jdbc.update(setTask, state.name(), failedStep, state.isFinal(), task.tenantId(), task.taskId(),
+                task.state().name()) != 1) {
+            throw new IllegalStateException("task " + task.tenantId() + "/" + task.taskId() + " left " + task.state()
+                    + " while its lock was held");
+        }
     }
 
-    /** A guarded step move. @return whether the step was still in {@code from} */
+    /**
+     * A guarded step move.
+     *
+     * @return whether the step was still in the state of {@code s}
+     * @throws IllegalTaskTransitionException when {@link StepTransitions} does not allow the move
+     */
     public boolean move(Step s, StepState to, String externalObjectId, String resultJson, String errorCode,
                         String errorMessage) {
-        String t = to.name();
+        String t = StepTransitions.check(s.state(), to).name();
         return jdbc.update(move, t, externalObjectId, resultJson, errorCode, errorMessage, t, t, t, t, s.tenantId(),
                 s.taskId(), s.stepId(), s.state().name()) == 1;
     }
@@ -211,8 +233,14 @@ public final class TaskStore {
         return jdbc.update(approve, operator, s.tenantId(), s.taskId(), s.stepId()) == 1;
     }
 
-    /** The dry run of the step's current key passed. @return false when the step moved or changed meanwhile */
+    /**
+     * The dry run of the step's current key passed: the step is {@code PENDING} again.
+     *
+     * @return false when the step moved or changed meanwhile
+     * @throws IllegalTaskTransitionException when the step is in a state that a passed dry run cannot leave
+     */
     public boolean dryRunPassed(Step s) {
+        StepTransitions.check(s.state(), StepState.PENDING);
         return jdbc.update(dryRunPassed, s.tenantId(), s.taskId(), s.stepId(), s.key()) == 1;
     }
 

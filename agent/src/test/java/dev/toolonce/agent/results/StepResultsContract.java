@@ -207,6 +207,50 @@ abstract class StepResultsContract {
         assertThat(reasonLogged(v1)).isEqualTo("applied");
     }
 
+    @Test
+    void aStepRowRecordsWhichPartOfItsTaskStepItIs() {
+        for (StepPart part : StepPart.values()) {
+            steps.open(new ToolIntent(null, "acme", "payments", part.operation("charge"), "k-part",
+                    JsonNodeFactory.instance.objectNode(), "parts", part.stepId("pay"), null), "intent-" + part);
+        }
+        assertThat(jdbc.queryForList("SELECT step_id || '|' || part || '|' || task_step_id FROM " + schema()
+                + ".agent_step WHERE task_id = 'parts' ORDER BY step_id", String.class))
+                .containsExactly("pay|ACTION|pay", "pay.compensate|COMPENSATION|pay", "pay.dry-run|DRY_RUN|pay");
+    }
+
+    @Test
+    void theGuardedUpdateAgreesWithTheResultRuleInEveryCase() {
+        // The SQL guard and ResultRule are two texts of one rule: every combination of its inputs goes to both, each
+        // on a step of its own whose call has applied the given version; the log's reason is the rule's verdict.
+        int n = 0;
+        for (ResultStatus status : ResultStatus.values()) {
+            for (String code : java.util.Arrays.asList(null, "UNKNOWN_TOOL", "MESSAGE_ID_REUSED")) {
+                for (long version = 0; version <= 2; version++) {
+                    for (long applied = -1; applied <= 2; applied++) {
+                        for (boolean own : new boolean[] {true, false}) {
+                            String stepId = "case-" + ++n;
+                            String intent = "intent-" + stepId;
+                            steps.open(new ToolIntent(null, "acme", "payments", "charge", "k-" + stepId,
+                                    JsonNodeFactory.instance.objectNode(), "rule", stepId, null), intent);
+                            jdbc.update("UPDATE " + schema() + ".agent_step SET call_version = ? WHERE task_id = 'rule'"
+                                    + " AND step_id = ?", applied, stepId);
+                            ToolResult r = new ToolResult(UUID.randomUUID().toString(), own ? intent : "another-intent",
+                                    "acme", "payments", "charge", "k-" + stepId, "sha256:" + "a".repeat(64), "rule",
+                                    stepId, version, status, null, null,
+                                    code == null ? null : new ToolResult.ResultError(code, "m"), 1, false,
+                                    "2026-01-01T00:00:00Z");
+                            ResultRule.Verdict verdict = ResultRule.decide(status, code, version, applied, own);
+                            String what = status + " " + code + " v" + version + " over v" + applied + ", own " + own;
+
+                            assertThat(steps.apply(r)).as(what).isEqualTo(verdict == ResultRule.Verdict.APPLY);
+                            assertThat(reasonLogged(r)).as(what).isEqualTo(verdict.reason());
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     private static void awaitLatch(CountDownLatch latch) {
         try {
             latch.await(10, TimeUnit.SECONDS);
