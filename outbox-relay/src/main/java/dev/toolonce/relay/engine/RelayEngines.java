@@ -134,9 +134,9 @@ public class RelayEngines implements SmartLifecycle {
         return w != null && w.isAlive() && threads.stream().allMatch(Thread::isAlive);
     }
 
-    /** Statuses of all sources, in configuration order. */
+    /** Statuses of all sources, in configuration order, each with what its latest probe found. */
     public List<SourceStatus> statuses() {
-        return runners.stream().map(r -> r.status(probes.databaseReachable(r.name()))).toList();
+        return runners.stream().map(r -> r.status(probes.reading(r.name()))).toList();
     }
 
     /** Every second: probe the sources and Kafka, check each engine's progress; survives any Throwable. */
