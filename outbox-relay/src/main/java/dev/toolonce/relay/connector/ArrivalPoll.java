@@ -86,7 +86,8 @@ final class ArrivalPoll<R> {
             bypassReported = true;
             log.error("Debezium delivered {} change events that never passed the relay's arrival queue: its queue "
                     + "storage is no longer the one RelayPostgresTask installs (a Debezium upgrade?). Events still "
-                    + "flow, but each can wait up to {} ms; see RelayPostgresTask", records.size(), IDLE_WAIT.toMillis());
+                    + "flow, but each can wait up to {} ms; see RelayPostgresTask", records.size(),
+                    IDLE_WAIT.toMillis());
         }
         return records;
     }

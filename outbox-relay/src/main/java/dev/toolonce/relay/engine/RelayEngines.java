@@ -103,7 +103,7 @@ public class RelayEngines implements SmartLifecycle {
         log.info("All relay engines stopped");
     }
 
-    /** Wakes the watchdog from its sleep and waits for its round to end, so that no probe uses a connection closed under it. */
+    /** Wakes the watchdog and waits for its round to end, so that no probe uses a connection closed under it. */
     private void endWatchdog() {
         Thread w = watchdog;
         if (w == null) {
