@@ -37,7 +37,7 @@ class RelayLatePublicationIT {
             awaitState(port, "WAITING_FOR_PUBLICATION", Duration.ofSeconds(120));
             assertThat(RelayHarness.get(port, "/ready").statusCode()).isEqualTo(503);
             // readiness says why: the engine waits, and its slot exists but nothing streams from it
-            JsonNode waiting = await("the slot monitor has seen the new slot").atMost(Duration.ofSeconds(30))
+            JsonNode waiting = await("the source probe has seen the new slot").atMost(Duration.ofSeconds(30))
                     .until(() -> readiness(port), r -> r.at("/components/replicationSlots/details/late/present").asBoolean());
             assertThat(waiting.path("status").asString()).isEqualTo("DOWN");
             assertThat(waiting.at("/components/sourceEngines/status").asString()).isEqualTo("DOWN");

@@ -2,54 +2,45 @@ package dev.toolonce.relay.connector;
 
 import java.time.Duration;
 import java.util.ArrayDeque;
-import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
-
-import io.debezium.connector.base.QueueProvider;
 
 /**
  * The storage under Debezium's change event queue, plus what that queue lacks: a way to sleep
  * until an event arrives. Debezium's own {@code ChangeEventQueue.poll()} returns only when a
  * batch is full or {@code poll.interval.ms} has passed, and near the end of every interval it
- * spins on the CPU for up to a millisecond; {@link RelayPostgresTask} sleeps here instead and
- * drains the queue as soon as the first event is in.
+ * spins on the CPU for up to a millisecond; {@link ArrivalPoll} sleeps here instead and drains
+ * the queue as soon as the first event is in. Plain Java: {@link RelayPostgresTask} is what
+ * plugs it under Debezium's queue.
  *
  * <p>{@link #enqueue} and {@link #poll} run under the change event queue's lock (one producer,
- * the streaming thread; one consumer, the engine's poll thread); {@link #size()} and
- * {@link #awaitEvents} may be called without it. One waiter at a time.
+ * the streaming thread; one consumer, the engine's poll thread); {@link #size()},
+ * {@link #enqueued()} and {@link #awaitEvents} may be called without it. One waiter at a time.
  *
  * @param <T> Debezium's queued event type
  */
-final class ArrivalQueue<T> implements QueueProvider<T> {
+final class ArrivalQueue<T> {
 
     private final Queue<T> events = new ArrayDeque<>();
     private final AtomicInteger size = new AtomicInteger();
+    private final AtomicLong enqueued = new AtomicLong();
     private volatile Thread waiter;
 
-    @Override
-    public String name() {
-        return "toolonce-relay";
-    }
-
-    @Override
-    public void configure(Map<String, ?> properties) {
-        // nothing to configure: the change event queue bounds the size
-    }
-
-    @Override
-    public void enqueue(T event) {
+    /** Adds an event and wakes the waiter, if any. */
+    void enqueue(T event) {
         events.add(event);
         size.incrementAndGet();
+        enqueued.incrementAndGet();
         Thread w = waiter;
         if (w != null) {
             LockSupport.unpark(w);
         }
     }
 
-    @Override
-    public T poll() {
+    /** @return the oldest event, or null when there is none */
+    T poll() {
         T event = events.poll();
         if (event != null) {
             size.decrementAndGet();
@@ -57,9 +48,14 @@ final class ArrivalQueue<T> implements QueueProvider<T> {
         return event;
     }
 
-    @Override
-    public int size() {
+    /** @return the number of events queued now */
+    int size() {
         return size.get();
+    }
+
+    /** @return how many events were ever queued here (to tell whether Debezium uses this queue at all) */
+    long enqueued() {
+        return enqueued.get();
     }
 
     /**

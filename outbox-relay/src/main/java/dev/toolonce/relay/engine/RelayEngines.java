@@ -15,7 +15,7 @@ import org.springframework.stereotype.Component;
 import dev.toolonce.relay.config.RelayProperties;
 import dev.toolonce.relay.config.RelayProperties.Source;
 import dev.toolonce.relay.faults.RelayCrashPoints;
-import dev.toolonce.relay.health.DependencyProbes;
+import dev.toolonce.relay.health.RelayProbes;
 import dev.toolonce.relay.publish.DeadLetterTopic;
 import dev.toolonce.relay.publish.OutboxPublisher;
 import dev.toolonce.relay.publish.OutboxRowReader;
@@ -25,9 +25,12 @@ import dev.toolonce.relay.stats.RelayStats;
 /**
  * Starts one {@link SourceRunner} thread per configured source once the application context is
  * up, and closes every engine at shutdown (before the Kafka producer is closed, so the last
- * batches are acknowledged and their offsets flushed). A watchdog thread probes the databases
- * and Kafka every second for the health indicators ({@code dev.toolonce.relay.health.RelayHealth})
- * and restarts engines that stopped delivering.
+ * batches are acknowledged and their offsets flushed). One watchdog thread does every periodic
+ * check, once a second: it probes each source (database and replication slot, on one connection per
+ * source) and Kafka for the health indicators, the source statuses and the slot gauges
+ * ({@link RelayProbes}), then restarts engines that stopped delivering. Each step of its round
+ * catches everything, logs it and counts it ({@link RelayStats#WATCHDOG_FAILURES}), so the thread
+ * only ends when the relay stops.
  */
 @Component
 public class RelayEngines implements SmartLifecycle {
@@ -42,13 +45,13 @@ public class RelayEngines implements SmartLifecycle {
     private final Clock clock;
     private final List<SourceRunner> runners = new CopyOnWriteArrayList<>();
     private final List<Thread> threads = new CopyOnWriteArrayList<>();
-    private final DependencyProbes probes;
+    private final RelayProbes probes;
     private final RelayCrashPoints crashPoints;
     private volatile Thread watchdog;
     private volatile boolean started;
 
     public RelayEngines(RelayProperties props, Producer<byte[], byte[]> relayProducer, Admin relayAdmin,
-                        TopicProbe probe, RelayStats stats, Clock relayClock, DependencyProbes probes,
+                        TopicProbe probe, RelayStats stats, Clock relayClock, RelayProbes probes,
                         RelayCrashPoints crashPoints) {
         this.props = props;
         this.producer = relayProducer;
@@ -87,6 +90,7 @@ public class RelayEngines implements SmartLifecycle {
     public synchronized void stop() {
         started = false; // first: the watchdog must not restart engines that are being closed
         runners.forEach(SourceRunner::stop);
+        endWatchdog();
         for (Thread thread : threads) {
             try {
                 thread.join(30_000);
@@ -97,6 +101,20 @@ public class RelayEngines implements SmartLifecycle {
         }
         probes.close();
         log.info("All relay engines stopped");
+    }
+
+    /** Wakes the watchdog and waits for its round to end, so that no probe uses a connection closed under it. */
+    private void endWatchdog() {
+        Thread w = watchdog;
+        if (w == null) {
+            return;
+        }
+        w.interrupt();
+        try {
+            w.join(15_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     @Override
@@ -116,24 +134,26 @@ public class RelayEngines implements SmartLifecycle {
         return w != null && w.isAlive() && threads.stream().allMatch(Thread::isAlive);
     }
 
-    /** Statuses of all sources, in configuration order. */
+    /** Statuses of all sources, in configuration order, each with what its latest probe found. */
     public List<SourceStatus> statuses() {
-        return runners.stream().map(r -> r.status(probes.databaseReachable(r.name()))).toList();
+        return runners.stream().map(r -> r.status(probes.reading(r.name()))).toList();
     }
 
-    /** Every second: probe the dependencies, check each engine's progress; survives any Throwable. */
+    /** Every second: probe the sources and Kafka, check each engine's progress; survives any Throwable. */
     private void watch() {
         while (started) {
             try {
-                probes.probeAll();
+                probes.probeAll(); // catches, logs and counts per probe; this is for what it cannot
             } catch (Throwable e) {
-                log.error("Dependency probe failed unexpectedly", e);
+                log.error("Probing failed unexpectedly", e);
+                stats.watchdogFailed(RelayStats.ALL_SOURCES, RelayStats.STEP_PROBE);
             }
             for (SourceRunner runner : List.copyOf(runners)) {
                 try {
                     runner.checkProgress();
                 } catch (Throwable e) {
                     log.error("Source '{}': progress check failed unexpectedly", runner.name(), e);
+                    stats.watchdogFailed(runner.name(), RelayStats.STEP_PROGRESS);
                 }
             }
             if (!sleep(1_000)) {

@@ -12,6 +12,7 @@ import org.slf4j.LoggerFactory;
 
 import dev.toolonce.relay.config.RelayProperties;
 import dev.toolonce.relay.config.RelayProperties.Source;
+import dev.toolonce.relay.health.ProbeReading;
 import dev.toolonce.relay.publish.OutboxPublisher;
 import dev.toolonce.relay.slot.SourcePreparation;
 import dev.toolonce.relay.snapshot.OutboxSnapshot;
@@ -46,7 +47,6 @@ public final class SourceRunner implements Runnable {
     private final CountDownLatch stopSignal = new CountDownLatch(1);
 
     private volatile SourceState state = SourceState.PREPARING;
-    private volatile boolean slotReady;
     private volatile boolean polling;
     private volatile boolean batchInProgress;
     private volatile long lastDeliveryNanos = System.nanoTime();
@@ -101,7 +101,6 @@ public final class SourceRunner implements Runnable {
         state = SourceState.PREPARING;
         polling = false;
         preparation.migrateAndEnsureSlot();
-        slotReady = true;
         state = SourceState.WAITING_FOR_PUBLICATION;
         if (!preparation.awaitPublication(this::stopping)) {
             return;
@@ -238,12 +237,14 @@ public final class SourceRunner implements Runnable {
     }
 
     /**
-     * @param databaseReachable what the latest probe of this source's database said
+     * @param probe what the latest probe of this source found (database and slot, from one round); its slot
+     *              readiness is reported as it is now, not as it was when this supervisor last prepared the slot
      * @return this source as {@code /ready} reports it
      */
-    public SourceStatus status(boolean databaseReachable) {
+    public SourceStatus status(ProbeReading probe) {
         boolean running = polling && state == SourceState.RUNNING && !stalled();
-        return new SourceStatus(source.name(), source.slot(), slotReady, running, databaseReachable, state, lastError);
+        return new SourceStatus(source.name(), source.slot(), probe.slotReady(), running, probe.databaseReachable(),
+                state, lastError);
     }
 
     public String name() {

@@ -6,10 +6,10 @@ package dev.toolonce.relay.engine;
  *
  * @param name              the source's name
  * @param slot              its replication slot
- * @param slotReady         whether the slot is known to exist
+ * @param slotReady         whether the latest probe found the slot present and not invalidated
  * @param running           whether its engine polls the slot and has delivered a batch (at
  *                          least a heartbeat) recently
- * @param databaseReachable whether the last probe of the source database answered
+ * @param databaseReachable whether the latest probe of the source database answered (the same probe)
  * @param state             the supervisor's state
  * @param lastError         the last failure, or null
  */

@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
 
-import org.apache.kafka.clients.admin.Admin;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
@@ -15,14 +14,13 @@ import dev.toolonce.relay.config.RelayProperties;
 import dev.toolonce.relay.config.RelayProperties.Source;
 import dev.toolonce.relay.engine.RelayEngines;
 import dev.toolonce.relay.engine.SourceStatus;
-import dev.toolonce.relay.slot.SlotMonitor;
 import dev.toolonce.relay.slot.SlotReading;
 
 /**
  * The relay's health for {@code /actuator/health} and its Kubernetes-style groups
  * ({@code /actuator/health/readiness}, {@code /actuator/health/liveness}; see toolonce-relay.yml and
- * docs/operations.md §2). None of them does I/O when asked: they report what the watchdog
- * ({@link DependencyProbes}, every second) and the {@link SlotMonitor} last found.
+ * docs/operations.md §2). None of them does I/O when asked: they report what the watchdog's probes
+ * ({@link RelayProbes}, every second, one connection per source) last found.
  * <ul>
  *   <li>{@code kafka} — the cluster answered the last metadata request;</li>
  *   <li>{@code sourceDatabases} — every source database answered the last probe;</li>
@@ -40,19 +38,14 @@ import dev.toolonce.relay.slot.SlotReading;
 public class RelayHealth {
 
     @Bean
-    DependencyProbes dependencyProbes(RelayProperties props, Admin relayAdmin) {
-        return new DependencyProbes(props.sources(), relayAdmin);
-    }
-
-    @Bean
-    HealthIndicator kafkaHealthIndicator(DependencyProbes probes, RelayProperties props) {
+    HealthIndicator kafkaHealthIndicator(RelayProbes probes, RelayProperties props) {
         return () -> (probes.kafkaReachable() ? Health.up()
                 : Health.down().withDetail("reason", "the Kafka cluster does not answer"))
                 .withDetail("bootstrap", props.kafkaBootstrap()).build();
     }
 
     @Bean
-    HealthIndicator sourceDatabasesHealthIndicator(DependencyProbes probes, RelayProperties props) {
+    HealthIndicator sourceDatabasesHealthIndicator(RelayProbes probes, RelayProperties props) {
         return () -> databases(props.sources(), probes::databaseReachable);
     }
 
@@ -62,8 +55,8 @@ public class RelayHealth {
     }
 
     @Bean
-    HealthIndicator replicationSlotsHealthIndicator(SlotMonitor slots) {
-        return () -> slots(slots.readings());
+    HealthIndicator replicationSlotsHealthIndicator(RelayProbes probes) {
+        return () -> slots(probes.slotReadings());
     }
 
     @Bean

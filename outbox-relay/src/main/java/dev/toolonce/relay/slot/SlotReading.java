@@ -4,7 +4,7 @@ import java.time.Instant;
 
 /**
  * The last check of one source's replication slot, as the slot gauges and the
- * {@code replicationSlots} health indicator report it.
+ * {@code replicationSlots} health indicator report it ({@code health.SourceProbe} reads it).
  *
  * @param source            the source's name
  * @param slot              its slot
@@ -20,12 +20,12 @@ public record SlotReading(String source, String slot, boolean present, boolean a
                           Long retainedWalBytes, Long confirmedLagBytes, Instant checkedAt, String error) {
 
     /** Before the first check. */
-    static SlotReading unknown(String source, String slot) {
+    public static SlotReading unknown(String source, String slot) {
         return new SlotReading(source, slot, false, false, null, null, null, null, "not checked yet");
     }
 
     /** The same values, marked as not confirmed by the latest check. */
-    SlotReading failed(String why) {
+    public SlotReading failed(String why) {
         return new SlotReading(source, slot, present, active, walStatus, retainedWalBytes, confirmedLagBytes,
                 checkedAt, why);
     }

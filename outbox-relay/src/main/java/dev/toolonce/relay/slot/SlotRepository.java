@@ -7,11 +7,11 @@ import java.sql.SQLException;
 import java.util.Optional;
 
 /**
- * Catalog queries and slot functions used to prepare a source before its engine starts.
- * Stateless; every method uses the caller's auto-commit connection (slot functions refuse to
- * run in a transaction that has written).
+ * Catalog queries and slot functions used to prepare a source before its engine starts, and the
+ * slot query of the source probe ({@link #slotState}). Stateless; every method uses the caller's
+ * auto-commit connection (slot functions refuse to run in a transaction that has written).
  */
-final class SlotRepository {
+public final class SlotRepository {
 
     static final String FIND_SLOT = """
             SELECT plugin, slot_type, database FROM pg_replication_slots WHERE slot_name = ?""";
@@ -53,13 +53,19 @@ final class SlotRepository {
      * @param retainedWalBytes  WAL kept for it (current position − restart_lsn), null when unknown
      * @param confirmedLagBytes WAL not yet confirmed (current position − confirmed_flush_lsn), null when unknown
      */
-    record SlotState(boolean active, String walStatus, Long retainedWalBytes, Long confirmedLagBytes) {
+    public record SlotState(boolean active, String walStatus, Long retainedWalBytes, Long confirmedLagBytes) {
     }
 
     private SlotRepository() {
     }
 
-    static Optional<SlotState> slotState(Connection c, String slot) throws SQLException {
+    /**
+     * @param c    an auto-commit connection to the source database
+     * @param slot the slot's name
+     * @return the slot's state, or empty when no such slot exists
+     * @throws SQLException when the query fails (the database does not answer)
+     */
+    public static Optional<SlotState> slotState(Connection c, String slot) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(SLOT_STATE)) {
             ps.setString(1, slot);
             try (ResultSet rs = ps.executeQuery()) {

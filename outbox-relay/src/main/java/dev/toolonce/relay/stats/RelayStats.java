@@ -21,7 +21,10 @@ import io.micrometer.core.instrument.Timer;
  *   <li>{@value #PUBLISHED} — rows acknowledged by their topic, snapshot rows included;</li>
  *   <li>{@value #DEAD_LETTERED} — rows acknowledged by the dead-letter topic, by {@code code};</li>
  *   <li>{@value #SEND_FAILURES} — sends that failed for a reason a retry may cure (broker down,
- *       timeout): each hands its batch back to the engine, which delivers it again.</li>
+ *       timeout): each hands its batch back to the engine, which delivers it again;</li>
+ *   <li>{@value #WATCHDOG_FAILURES} — steps of the watchdog's round (a source's probe, the Kafka
+ *       probe, a source's progress check) that threw something unexpected, by {@code step}; the
+ *       round goes on without them. Anything above zero is a bug worth a look in the log.</li>
  * </ul>
  *
  * <p>{@code GET /relay/stats} is a view of these counters. Its latency percentiles are not: Micrometer
@@ -38,6 +41,15 @@ public class RelayStats {
     public static final String PUBLISHED = "toolonce.relay.published";
     public static final String DEAD_LETTERED = "toolonce.relay.dead_lettered";
     public static final String SEND_FAILURES = "toolonce.relay.send_failures";
+    public static final String WATCHDOG_FAILURES = "toolonce.relay.watchdog.failures";
+    /** {@value #WATCHDOG_FAILURES} step: a source's database and slot probe. */
+    public static final String STEP_PROBE = "probe";
+    /** {@value #WATCHDOG_FAILURES} step: the Kafka probe (tagged {@code source} = {@value #ALL_SOURCES}). */
+    public static final String STEP_KAFKA = "kafka";
+    /** {@value #WATCHDOG_FAILURES} step: a source's progress check (the stalled-engine restart). */
+    public static final String STEP_PROGRESS = "progress";
+    /** The {@code source} tag of a meter that concerns every source. */
+    public static final String ALL_SOURCES = "*";
 
     private static final Duration[] SLO = {Duration.ofMillis(1), Duration.ofMillis(2), Duration.ofMillis(5),
             Duration.ofMillis(10), Duration.ofMillis(20), Duration.ofMillis(50), Duration.ofMillis(100),
@@ -74,6 +86,18 @@ public class RelayStats {
     /** Commit→ack figures since start-up or the last {@link #resetLatency()}, all sources. */
     public LatencyHistogram.Snapshot latency() {
         return window.snapshot();
+    }
+
+    /**
+     * A step of the watchdog's round threw something unexpected; the round went on without it.
+     *
+     * @param source the source the step was for, or {@link #ALL_SOURCES}
+     * @param step   {@link #STEP_PROBE}, {@link #STEP_KAFKA} or {@link #STEP_PROGRESS}
+     */
+    public void watchdogFailed(String source, String step) {
+        Counter.builder(WATCHDOG_FAILURES).tag("source", source).tag("step", step)
+                .description("watchdog steps that threw unexpectedly; the round went on without them")
+                .register(registry).increment();
     }
 
     /** Clears the resettable latency window of {@code /relay/stats}; the Micrometer meters keep counting. */
