@@ -13,4 +13,13 @@ import dev.toolonce.schemas.ToolResult;
 @FunctionalInterface
 public interface ResultHandler {
     void onResult(ToolResult result);
+
+    /**
+     * The same, told whether {@link StepResults} applied the result to its call's {@code agent_step} row, the one record
+     * of a call's outcome (by {@link ResultRule}). The consumer calls this one; by default it calls
+     * {@link #onResult(ToolResult)}. The task engine overrides it: it moves a task only on an applied result.
+     */
+    default void onResult(ToolResult result, boolean applied) {
+        onResult(result);
+    }
 }

@@ -125,7 +125,7 @@ public final class ResultListener {
                 return null;
             }
             boolean applied = steps.apply(r.result());
-            handlers.forEach(handler -> handler.onResult(r.result()));
+            handlers.forEach(handler -> handler.onResult(r.result(), applied));
             return applied;
         } finally {
             if (traceparent != null) {

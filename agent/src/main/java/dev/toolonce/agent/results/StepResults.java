@@ -22,34 +22,47 @@ import tools.jackson.databind.JsonNode;
  */
 public final class StepResults {
     /**
-     * The row of a step whose intent is being published, with the part of its task's step it is ({@link StepPart}); a
-     * step publishes once (a second insert changes nothing).
+     * The row of a call whose intent is being published, with the part of its task's step it is ({@link StepPart}):
+     * one row per call, so per wire step id and key. A re-publication of the same intent (a resume) adds only its
+     * message id, so that a rejection answering it answers the call's own intent.
      */
     private static final String OPEN = """
             INSERT INTO %s.agent_step (task_id, step_id, tenant_id, tool, operation, idempotency_key, intent_message_id,
-                part, task_step_id)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT (tenant_id, task_id, step_id) DO NOTHING
+                part, task_step_id, intent_message_ids)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ARRAY[CAST(? AS text)])
+            ON CONFLICT (tenant_id, task_id, step_id, idempotency_key) DO UPDATE
+               SET intent_message_ids = agent_step.intent_message_ids || EXCLUDED.intent_message_id
+             WHERE NOT EXCLUDED.intent_message_id = ANY(agent_step.intent_message_ids)
+            """;
+    /** {@link #OPEN} that changes nothing on a conflict: the probe of {@link #stepInFlight}, always rolled back. */
+    private static final String PROBE = """
+            INSERT INTO %s.agent_step (task_id, step_id, tenant_id, tool, operation, idempotency_key, intent_message_id,
+                part, task_step_id, intent_message_ids)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ARRAY[CAST(? AS text)])
+            ON CONFLICT (tenant_id, task_id, step_id, idempotency_key) DO NOTHING
             """;
     /**
      * The one guarded write of a result, {@link ResultRule} on the locked row: clause 2 ({@code call_version < ?}) and
-     * clause 3 (the first boolean is {@link ResultRule#needsOwnIntent}); clause 1 is decided before, in Java.
+     * clause 3 (the first boolean is {@link ResultRule#needsOwnIntent}: the result answers one of the messages the
+     * call's intent was published under); clause 1 is decided before, in Java. An external id or a result once known
+     * stays known: a later answer without one (a review, a compensation of the call) does not erase it.
      */
     private static final String APPLY = """
             UPDATE %s.agent_step
-               SET status = ?, call_version = ?, external_object_id = ?, result = ?, error_code = ?, error_message = ?,
+               SET status = ?, call_version = ?, external_object_id = coalesce(?, external_object_id),
+                   result = coalesce(?, result), error_code = ?, error_message = ?,
                    result_message_id = ?, updated_at = clock_timestamp()
              WHERE task_id = ? AND step_id = ?
                AND tenant_id = ? AND tool = ? AND operation = ? AND idempotency_key = ?
                AND call_version < ?
-               AND (NOT ? OR intent_message_id = ?)
+               AND (NOT ? OR CAST(? AS text) = ANY(intent_message_ids))
             """;
     private static final String STEP_VISIBLE = """
-            SELECT count(*) FROM %s.agent_step WHERE tenant_id = ? AND task_id = ? AND step_id = ?
+            SELECT count(*) FROM %s.agent_step WHERE tenant_id = ? AND task_id = ? AND step_id = ? AND idempotency_key = ?
             """;
     /** The step a result names, when the guarded write refused it: what the log's reason is decided on. */
     private static final String SCOPED_STEP = """
-            SELECT call_version, intent_message_id FROM %s.agent_step
+            SELECT call_version, CAST(? AS text) = ANY(intent_message_ids) AS own_intent FROM %s.agent_step
              WHERE task_id = ? AND step_id = ? AND tenant_id = ? AND tool = ? AND operation = ? AND idempotency_key = ?
             """;
     private static final String LOG = """
@@ -68,6 +81,7 @@ public final class StepResults {
 
     private final JdbcTemplate jdbc;
     private final String open;
+    private final String probe;
     private final String apply;
     private final String stepVisible;
     private final String scopedStep;
@@ -79,6 +93,7 @@ public final class StepResults {
     public StepResults(JdbcTemplate jdbc, String schema) {
         this.jdbc = jdbc;
         this.open = OPEN.formatted(schema);
+        this.probe = PROBE.formatted(schema);
         this.apply = APPLY.formatted(schema);
         this.stepVisible = STEP_VISIBLE.formatted(schema);
         this.scopedStep = SCOPED_STEP.formatted(schema);
@@ -99,7 +114,7 @@ public final class StepResults {
                                      String idempotencyKey, String intentMessageId) {
         StepPart part = StepPart.of(operation);
         return new Object[] {taskId, stepId, tenantId, tool, operation, idempotencyKey, intentMessageId, part.name(),
-                part.taskStepId(stepId)};
+                part.taskStepId(stepId), intentMessageId};
     }
 
     /**
@@ -172,7 +187,8 @@ public final class StepResults {
     }
 
     private boolean stepVisible(ToolResult r) {
-        Integer n = jdbc.queryForObject(stepVisible, Integer.class, r.tenantId(), r.taskId(), r.stepId());
+        Integer n = jdbc.queryForObject(stepVisible, Integer.class, r.tenantId(), r.taskId(), r.stepId(),
+                r.idempotencyKey());
         return n != null && n > 0;
     }
 
@@ -191,7 +207,7 @@ public final class StepResults {
             } else {
                 savepoint = c.setSavepoint();
             }
-            try (PreparedStatement ps = c.prepareStatement(open)) {
+            try (PreparedStatement ps = c.prepareStatement(probe)) {
                 new ArgumentPreparedStatementSetter(openArgs(r.taskId(), r.stepId(), r.tenantId(), r.tool(),
                         r.operation(), r.idempotencyKey(), r.intentMessageId())).setValues(ps);
                 return ps.executeUpdate() == 0;
@@ -223,8 +239,8 @@ public final class StepResults {
             return ResultRule.Verdict.MESSAGE_ID_REUSED.reason();
         }
         return jdbc.query(scopedStep, (rs, i) -> ResultRule.decide(r, rs.getLong("call_version"),
-                        r.intentMessageId() != null && r.intentMessageId().equals(rs.getString("intent_message_id"))),
-                        r.taskId(), r.stepId(), r.tenantId(), r.tool(), r.operation(), r.idempotencyKey())
+                        rs.getBoolean("own_intent")), r.intentMessageId(), r.taskId(), r.stepId(), r.tenantId(),
+                        r.tool(), r.operation(), r.idempotencyKey())
                 .stream().findFirst().map(v -> v == ResultRule.Verdict.APPLY ? "the step appeared or changed meanwhile"
                         : v.reason()).orElse("no step for this scope");
     }

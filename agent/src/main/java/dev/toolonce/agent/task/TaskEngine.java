@@ -1,9 +1,9 @@
 package dev.toolonce.agent.task;
 
 import dev.toolonce.agent.publish.IntentPublisher;
+import dev.toolonce.agent.results.ResultHandler;
 import dev.toolonce.agent.results.ResultRule;
 import dev.toolonce.agent.results.StepPart;
-import dev.toolonce.schemas.ResultStatus;
 import dev.toolonce.schemas.ToolIntent;
 import dev.toolonce.schemas.ToolResult;
 import java.time.Instant;
@@ -24,9 +24,11 @@ import tools.jackson.databind.node.JsonNodeFactory;
  * checkpoint, writes the intents it decides to send into the agent outbox ({@link IntentPublisher}) and the task's
  * event ({@link TaskEvents}) — all in one transaction, which joins the caller's when there is one. Thread-safe.
  *
- * <p>{@link #onResult} is called by the result consumer in the transaction that records the result's inbox row:
- * a result delivered twice is skipped by the inbox, and one replayed under a new message id carries a
- * {@code callVersion} the step has already applied, so either advances the task once.
+ * <p>{@link #onResult} is called by the result consumer in the transaction that records the result's inbox row, after
+ * {@code StepResults} applied it to the call's {@code agent_step} row (or refused it, by {@link ResultRule}): that row
+ * is the one record of a call's outcome, and the engine acts only on a result it applied — it does not judge the result
+ * a second time. A result delivered twice is skipped by the inbox, and one replayed under a new message id carries a
+ * {@code callVersion} the call has already applied, so either advances the task once.
  *
  * <p>A step's calls are its {@link StepPart}s: its own, its dry run and its compensation, each a call of its own at the
  * executor. A step that asks for a dry run gets it first — key {@link StepKeys#dryRunKey} — and is sent only once the
@@ -188,7 +190,8 @@ public final class TaskEngine {
                         arguments);
             }
             String key = StepKeys.key(task.tenantId(), taskId, stepId, step.argVersion() + 1);
-            if (!store.newArguments(step, arguments.toString(), key)) {
+            String dryRunKey = StepKeys.dryRunKey(task.tenantId(), taskId, stepId, step.argVersion() + 1);
+            if (!store.newArguments(step, arguments.toString(), key, dryRunKey)) {
                 throw new IllegalStateException("step " + stepId + " of task " + taskId + " is " + step.state()
                         + " with key " + step.key() + ": the arguments of a step already sent, or whose dry run is "
                         + "out, cannot change");
@@ -224,13 +227,33 @@ public final class TaskEngine {
     }
 
     /**
-     * Applies a result to its task, if it answers a step of one, by {@link ResultRule} for the step's call, dry run or
-     * compensation; must run in the consumer's transaction with the result's inbox row.
+     * This engine as the result consumer's first handler: it is told whether {@code StepResults} applied each result.
+     */
+    public ResultHandler resultHandler() {
+        return new ResultHandler() {
+            @Override
+            public void onResult(ToolResult result) {
+                throw new IllegalStateException("the task engine acts on results StepResults applied: "
+                        + "call onResult(result, applied)");
+            }
+
+            @Override
+            public void onResult(ToolResult result, boolean applied) {
+                TaskEngine.this.onResult(result, applied);
+            }
+        };
+    }
+
+    /**
+     * Moves the task of a result that {@code StepResults} applied to one of its step's calls — the step's own, its dry
+     * run or its compensation; must run in the consumer's transaction with the result's inbox row, after it.
      *
+     * @param applied whether {@code StepResults} applied the result to its {@code agent_step} row ({@link ResultRule}
+     *                decided there: a newer version, and a rejection only of one of the call's own messages)
      * @return whether the task changed
      */
-    public boolean onResult(ToolResult r) {
-        if (r.taskId() == null || r.stepId() == null) {
+    public boolean onResult(ToolResult r, boolean applied) {
+        if (!applied || r.taskId() == null || r.stepId() == null) {
             return false;
         }
         Optional<Task> locked = store.lock(r.tenantId(), r.taskId());
@@ -274,28 +297,24 @@ public final class TaskEngine {
         };
     }
 
-    /** The answer to the step's own call; it answers the step's own intent while that call is out ({@code RUNNING}). */
+    /**
+     * The answer to the step's own call, which {@code agent_step} recorded. A rejection (of the call's own intent,
+     * {@code agent_step} checked) moves the step only while that call is out ({@code RUNNING}).
+     */
     private boolean applyOriginal(Step step, ToolResult r) {
-        if (!ResultRule.applies(r, step.callVersion(), outstanding(step.state()) == StepPart.ACTION)) {
-            return false; // a duplicate, a replay under a new message id, an older outcome, or not our rejection
-        }
-        if (r.status() == ResultStatus.REJECTED) {
-            return store.move(step, StepState.FAILED, null, null, code(r), message(r));
-        }
-        store.callVersion(step, r.callVersion());
-        String result = r.result() == null ? null : r.result().toString();
         return switch (r.status()) {
+            case REJECTED -> outstanding(step.state()) == StepPart.ACTION
+                    && store.move(step, StepState.FAILED, code(r), message(r));
             case COMMITTED -> from(step, StepState.RUNNING, StepState.NEEDS_REVIEW)
-                    && store.move(step, StepState.COMMITTED, r.externalObjectId(), result, null, null);
+                    && store.move(step, StepState.COMMITTED, null, null);
             case FAILED_FINAL -> from(step, StepState.RUNNING, StepState.NEEDS_REVIEW)
-                    && store.move(step, StepState.FAILED, null, result, code(r), message(r));
+                    && store.move(step, StepState.FAILED, code(r), message(r));
             case NEEDS_REVIEW -> step.state() == StepState.RUNNING
-                    ? store.move(step, StepState.NEEDS_REVIEW, null, null, code(r), message(r))
+                    ? store.move(step, StepState.NEEDS_REVIEW, code(r), message(r))
                     : step.state() == StepState.COMPENSATING
-                    && store.move(step, StepState.COMPENSATION_REVIEW, null, null, code(r), message(r));
+                    && store.move(step, StepState.COMPENSATION_REVIEW, code(r), message(r));
             case COMPENSATED -> from(step, StepState.COMPENSATING, StepState.COMPENSATION_REVIEW)
-                    && store.move(step, StepState.COMPENSATED, null, null, null, null);
-            case REJECTED -> false;
+                    && store.move(step, StepState.COMPENSATED, null, null);
         };
     }
 
@@ -308,36 +327,26 @@ public final class TaskEngine {
         if (step.callVersion() >= 0 || !from(step, StepState.DRY_RUN, StepState.NEEDS_REVIEW)) {
             return false;
         }
-        if (!ResultRule.applies(r, step.dryRunVersion(), outstanding(step.state()) == StepPart.DRY_RUN)) {
-            return false;
-        }
-        if (r.status() == ResultStatus.REJECTED) {
-            return store.move(step, StepState.FAILED, null, null, code(r), "dry run: " + message(r));
-        }
-        store.dryRunVersion(step, r.callVersion());
         return switch (r.status()) {
+            case REJECTED -> outstanding(step.state()) == StepPart.DRY_RUN
+                    && store.move(step, StepState.FAILED, code(r), "dry run: " + message(r));
             case COMMITTED -> store.dryRunPassed(step);
-            case FAILED_FINAL -> store.move(step, StepState.FAILED, null, null, code(r), "dry run: " + message(r));
+            case FAILED_FINAL -> store.move(step, StepState.FAILED, code(r), "dry run: " + message(r));
             case NEEDS_REVIEW -> step.state() == StepState.DRY_RUN
-                    && store.move(step, StepState.NEEDS_REVIEW, null, null, code(r), "dry run: " + message(r));
+                    && store.move(step, StepState.NEEDS_REVIEW, code(r), "dry run: " + message(r));
             default -> false;
         };
     }
 
     /** The compensation's answer; it answers the step's own compensation intent while that is out. */
     private boolean applyCompensation(Step step, ToolResult r) {
-        if (!ResultRule.applies(r, step.compensationVersion(), outstanding(step.state()) == StepPart.COMPENSATION)) {
-            return false;
-        }
-        if (r.status() == ResultStatus.REJECTED) {
-            return store.move(step, StepState.COMPENSATION_REVIEW, null, null, code(r), message(r));
-        }
-        store.compensationVersion(step, r.callVersion(), r.status() == ResultStatus.COMMITTED ? r.externalObjectId() : null);
         return switch (r.status()) {
+            case REJECTED -> outstanding(step.state()) == StepPart.COMPENSATION
+                    && store.move(step, StepState.COMPENSATION_REVIEW, code(r), message(r));
             case COMMITTED -> from(step, StepState.COMPENSATING, StepState.COMPENSATION_REVIEW)
-                    && store.move(step, StepState.COMPENSATED, null, null, null, null);
+                    && store.move(step, StepState.COMPENSATED, null, null);
             case FAILED_FINAL, NEEDS_REVIEW -> step.state() == StepState.COMPENSATING
-                    && store.move(step, StepState.COMPENSATION_REVIEW, null, null, code(r), message(r));
+                    && store.move(step, StepState.COMPENSATION_REVIEW, code(r), message(r));
             default -> false;
         };
     }
@@ -350,19 +359,19 @@ public final class TaskEngine {
         Saga.Next next = Saga.decide(steps);
         for (Map.Entry<String, StepState> m : next.moves().entrySet()) {
             Step s = steps.stream().filter(x -> x.stepId().equals(m.getKey())).findFirst().orElseThrow();
-            changed |= store.move(s, m.getValue(), null, null, null, null);
+            changed |= store.move(s, m.getValue(), null, null);
         }
         if (next.publish() != null) {
             send(task, next.publish(), StepPart.ACTION);
-            changed |= store.move(next.publish(), StepState.RUNNING, null, null, null, null);
+            changed |= store.move(next.publish(), StepState.RUNNING, null, null);
         }
         if (next.compensate() != null) {
             send(task, next.compensate(), StepPart.COMPENSATION);
-            changed |= store.move(next.compensate(), StepState.COMPENSATING, null, null, null, null);
+            changed |= store.move(next.compensate(), StepState.COMPENSATING, null, null);
         }
         if (next.dryRun() != null) {
             send(task, next.dryRun(), StepPart.DRY_RUN);
-            changed |= store.move(next.dryRun(), StepState.DRY_RUN, null, null, null, null);
+            changed |= store.move(next.dryRun(), StepState.DRY_RUN, null, null);
         }
         if (changed || next.state() != task.state()) {
             String failed = task.failedStep() == null ? steps.stream().filter(s -> s.state() == StepState.FAILED)

@@ -9,7 +9,10 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.RowMapper;
 
 /**
- * The tables of the task checkpoint, {@code agent_task} and {@code agent_task_step}. Every change of a task runs
+ * The tables of the task checkpoint, {@code agent_task} and {@code agent_task_step}: the plan and the saga's state.
+ * The outcomes of a step's calls are not here: {@code agent_step} (written by {@code StepResults}) is their one record,
+ * and a step is read through the view {@code agent_task_step_outcome}, which joins each part's row of the step's
+ * current key (migration V8, docs/agent-tasks.md §4a). Every change of a task runs
  * after {@link #lock} in the same transaction: the task row is the one lock, so concurrent results, resumes and
  * approvals of one task serialise, and each step change is also guarded by the state it leaves.
  */
@@ -28,8 +31,8 @@ public final class TaskStore {
     @SqlMoves.Step(from = {}, to = StepState.PENDING)
     private static final String INSERT_STEP = """
             INSERT INTO %s.agent_task_step (tenant_id, task_id, step_id, position, tool, operation, arguments,
-                idempotency_key, compensable, irreversible, needs_approval, dry_run, state)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'PENDING')
+                idempotency_key, compensable, irreversible, needs_approval, dry_run, dry_run_key, state)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'PENDING')
             """;
     private static final String LOCK = "SELECT %2$s FROM %1$s.agent_task WHERE tenant_id = ? AND task_id = ? FOR UPDATE";
     private static final String FIND = "SELECT %2$s FROM %1$s.agent_task WHERE tenant_id = ? AND task_id = ?";
@@ -38,7 +41,7 @@ public final class TaskStore {
              WHERE task_id = ? AND (CAST(? AS text[]) IS NULL OR tenant_id = ANY(CAST(? AS text[]))) ORDER BY tenant_id
             """;
     private static final String STEPS = """
-            SELECT %2$s FROM %1$s.agent_task_step WHERE tenant_id = ? AND task_id = ? ORDER BY position
+            SELECT %2$s FROM %1$s.agent_task_step_outcome WHERE tenant_id = ? AND task_id = ? ORDER BY position
             """;
     private static final String OPEN = """
             SELECT %2$s FROM %1$s.agent_task WHERE state NOT IN ('SUCCEEDED', 'COMPENSATED', 'FAILED')
@@ -56,12 +59,11 @@ public final class TaskStore {
                    finished_at = CASE WHEN ? THEN clock_timestamp() ELSE finished_at END
              WHERE tenant_id = ? AND task_id = ? AND state = ?
             """;
-    /** A guarded step move: only from the state the caller saw. */
+    /** A guarded step move: only from the state the caller saw, with the saga's reason for it when there is one. */
     @SqlMoves.Parameters(checkedBy = "move")
     private static final String MOVE = """
             UPDATE %s.agent_task_step
                SET state = ?, updated_at = clock_timestamp(),
-                   external_object_id = coalesce(?, external_object_id), result = coalesce(?, result),
                    error_code = coalesce(?, error_code), error_message = coalesce(?, error_message),
                    started_at = CASE WHEN ? = 'RUNNING' THEN coalesce(started_at, clock_timestamp()) ELSE started_at END,
                    finished_at = CASE WHEN ? IN ('COMMITTED', 'FAILED') THEN clock_timestamp() ELSE finished_at END,
@@ -69,14 +71,6 @@ public final class TaskStore {
                                                   ELSE compensation_started_at END,
                    compensated_at = CASE WHEN ? = 'COMPENSATED' THEN clock_timestamp() ELSE compensated_at END
              WHERE tenant_id = ? AND task_id = ? AND step_id = ? AND state = ?
-            """;
-    private static final String CALL_VERSION = """
-            UPDATE %s.agent_task_step SET call_version = greatest(call_version, ?) WHERE tenant_id = ? AND task_id = ? AND step_id = ?
-            """;
-    private static final String COMPENSATION_DONE = """
-            UPDATE %s.agent_task_step SET compensation_version = greatest(compensation_version, ?),
-                   compensation_external_id = coalesce(?, compensation_external_id)
-             WHERE tenant_id = ? AND task_id = ? AND step_id = ?
             """;
     private static final String PUBLISHED = """
             UPDATE %s.agent_task_step SET publishes = publishes + 1 WHERE tenant_id = ? AND task_id = ? AND step_id = ?
@@ -88,8 +82,8 @@ public final class TaskStore {
             """;
     private static final String NEW_ARGUMENTS = """
             UPDATE %s.agent_task_step SET arguments = ?, arg_version = arg_version + 1, idempotency_key = ?,
-                   approved_key = NULL, approved_by = NULL, approved_at = NULL, dry_run_passed_key = NULL,
-                   dry_run_version = -1, updated_at = clock_timestamp()
+                   dry_run_key = ?, approved_key = NULL, approved_by = NULL, approved_at = NULL,
+                   dry_run_passed_key = NULL, updated_at = clock_timestamp()
              WHERE tenant_id = ? AND task_id = ? AND step_id = ? AND state IN ('PENDING', 'AWAITING_APPROVAL') AND arg_version = ?
             """;
 
@@ -99,9 +93,6 @@ public final class TaskStore {
             UPDATE %s.agent_task_step SET state = 'PENDING', dry_run_passed_key = idempotency_key,
                    updated_at = clock_timestamp()
              WHERE tenant_id = ? AND task_id = ? AND step_id = ? AND state IN ('DRY_RUN', 'NEEDS_REVIEW') AND idempotency_key = ?
-            """;
-    private static final String DRY_RUN_VERSION = """
-            UPDATE %s.agent_task_step SET dry_run_version = greatest(dry_run_version, ?) WHERE tenant_id = ? AND task_id = ? AND step_id = ?
             """;
 
     private final JdbcTemplate jdbc;
@@ -115,13 +106,10 @@ public final class TaskStore {
     private final String list;
     private final String setTask;
     private final String move;
-    private final String callVersion;
-    private final String compensationDone;
     private final String published;
     private final String approve;
     private final String newArguments;
     private final String dryRunPassed;
-    private final String dryRunVersion;
 
     public TaskStore(JdbcTemplate jdbc, String schema) {
         SqlNames.schema(schema);
@@ -136,13 +124,10 @@ public final class TaskStore {
         this.list = LIST.formatted(schema, TASK_COLUMNS);
         this.setTask = SET_TASK.formatted(schema);
         this.move = MOVE.formatted(schema);
-        this.callVersion = CALL_VERSION.formatted(schema);
-        this.compensationDone = COMPENSATION_DONE.formatted(schema);
         this.published = PUBLISHED.formatted(schema);
         this.approve = APPROVE.formatted(schema);
         this.newArguments = NEW_ARGUMENTS.formatted(schema);
         this.dryRunPassed = DRY_RUN_PASSED.formatted(schema);
-        this.dryRunVersion = DRY_RUN_VERSION.formatted(schema);
     }
 
     /** @return false when the tenant has a task with this id already (nothing written) */
@@ -154,7 +139,8 @@ public final class TaskStore {
         for (StepSpec s : plan.steps()) {
             jdbc.update(insertStep, plan.tenantId(), plan.taskId(), s.stepId(), ++position, s.tool(), s.operation(),
                     s.arguments().toString(), StepKeys.key(plan.tenantId(), plan.taskId(), s.stepId(), 1),
-                    s.compensable(), s.irreversible(), s.needsApproval(), s.dryRun());
+                    s.compensable(), s.irreversible(), s.needsApproval(), s.dryRun(),
+                    StepKeys.dryRunKey(plan.tenantId(), plan.taskId(), s.stepId(), 1));
         }
         return true;
     }
@@ -204,24 +190,18 @@ public final class TaskStore {
     }
 
     /**
-     * A guarded step move.
+     * A guarded step move. The outcome of the call that caused it is in {@code agent_step} already; the step keeps
+     * only the saga's reason for its new state.
      *
+     * @param errorCode    why the saga moved the step (kept when null)
+     * @param errorMessage its message (kept when null)
      * @return whether the step was still in the state of {@code s}
      * @throws IllegalTaskTransitionException when {@link StepTransitions} does not allow the move
      */
-    public boolean move(Step s, StepState to, String externalObjectId, String resultJson, String errorCode,
-                        String errorMessage) {
+    public boolean move(Step s, StepState to, String errorCode, String errorMessage) {
         String t = StepTransitions.check(s.state(), to).name();
-        return jdbc.update(move, t, externalObjectId, resultJson, errorCode, errorMessage, t, t, t, t, s.tenantId(),
-                s.taskId(), s.stepId(), s.state().name()) == 1;
-    }
-
-    public void callVersion(Step s, long version) {
-        jdbc.update(callVersion, version, s.tenantId(), s.taskId(), s.stepId());
-    }
-
-    public void compensationVersion(Step s, long version, String externalId) {
-        jdbc.update(compensationDone, version, externalId, s.tenantId(), s.taskId(), s.stepId());
+        return jdbc.update(move, t, errorCode, errorMessage, t, t, t, t, s.tenantId(), s.taskId(), s.stepId(),
+                s.state().name()) == 1;
     }
 
     public void published(Step s) {
@@ -244,13 +224,14 @@ public final class TaskStore {
         return jdbc.update(dryRunPassed, s.tenantId(), s.taskId(), s.stepId(), s.key()) == 1;
     }
 
-    public void dryRunVersion(Step s, long version) {
-        jdbc.update(dryRunVersion, version, s.tenantId(), s.taskId(), s.stepId());
-    }
-
-    /** @return false when the step was sent or changed meanwhile */
-    public boolean newArguments(Step s, String argumentsJson, String newKey) {
-        return jdbc.update(newArguments, argumentsJson, newKey, s.tenantId(), s.taskId(), s.stepId(), s.argVersion()) == 1;
+    /**
+     * @param newKey       the step's key for its new arguments
+     * @param newDryRunKey the key of its dry run for them ({@link StepKeys#dryRunKey})
+     * @return false when the step was sent or changed meanwhile
+     */
+    public boolean newArguments(Step s, String argumentsJson, String newKey, String newDryRunKey) {
+        return jdbc.update(newArguments, argumentsJson, newKey, newDryRunKey, s.tenantId(), s.taskId(), s.stepId(),
+                s.argVersion()) == 1;
     }
 
     private static final RowMapper<Task> TASK = (rs, i) -> new Task(rs.getString("task_id"), rs.getString("tenant_id"),

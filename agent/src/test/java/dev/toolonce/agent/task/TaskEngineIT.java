@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.toolonce.agent.AgentSchema;
 import dev.toolonce.agent.publish.IntentPublisher;
 import dev.toolonce.agent.results.ResultListener;
+import dev.toolonce.agent.results.ResultRule;
 import dev.toolonce.agent.results.StepResults;
 import dev.toolonce.jdbc.InboxStore;
 import dev.toolonce.schemas.Contract;
@@ -64,7 +65,7 @@ class TaskEngineIT {
                 DryRunCatalog.of(List.of("payments/charge")));
         listener = new ResultListener("it-agent", new InboxStore(jdbc, SCHEMA), new StepResults(jdbc, SCHEMA),
                 TestKeys.keyring(), (r, code, message) -> { throw new AssertionError("dead-lettered " + code + ": " + message); },
-                tx, () -> true, 3, new SimpleMeterRegistry(), List.of(tasks::onResult));
+                tx, () -> true, 3, new SimpleMeterRegistry(), List.of(tasks.resultHandler()));
     }
 
     /** Every task event any test made is what the contract's schema says a task event is. */
@@ -164,7 +165,7 @@ class TaskEngineIT {
         List<String> refused = new ArrayList<>();
         ResultListener guarded = new ResultListener("it-agent", new InboxStore(jdbc, SCHEMA), new StepResults(jdbc, SCHEMA),
                 TestKeys.keyring(), (r, code, message) -> refused.add(code), tx, () -> true, 3,
-                new SimpleMeterRegistry(), List.of(tasks::onResult));
+                new SimpleMeterRegistry(), List.of(tasks.resultHandler()));
         ToolResult forged = result("t8", "1", "tickets", "create", 1, ResultStatus.COMMITTED, "tk_forged", false);
         ConsumerRecord<byte[], byte[]> byAnAgent = record(forged);
         ConsumerRecord<byte[], byte[]> unsigned = record(withNewId(forged, false));
@@ -285,6 +286,41 @@ class TaskEngineIT {
         assertThat(intents("t10")).extracting(i -> i[0]).containsExactly("1", "2.dry-run", "1.compensate");
     }
 
+    /**
+     * Issue 20, point 2: the engine and {@code agent_step} once disagreed here — {@code agent_step} kept only the first
+     * intent's message id, so a rejection answering the intent a resume re-published failed the step in the engine and
+     * was logged as "not own intent". Now {@code agent_step} is the one record: the rejection answers one of the call's
+     * own messages, it is applied there, and the engine fails the step because it was applied. A rejection of a
+     * message the agent never sent for the call changes neither (the negative control).
+     */
+    @Test
+    void aRejectionOfTheIntentAResumeRePublishedIsTheCallsOwnInTheOneStepModel() {
+        tasks.submit(Plan.of("acme", "t20", step("1", "payments", "charge")));
+        assertThat(tasks.resume("acme", "t20")).containsExactly("1");
+        List<String> sent = intentIds("t20", "1");
+        assertThat(sent).as("the first intent and its re-publication").hasSize(2).doesNotHaveDuplicates();
+
+        ToolResult foreign = answering(result("t20", "1", "payments", "charge", 0, ResultStatus.REJECTED, null, false),
+                UUID.randomUUID().toString());
+        deliver(foreign);
+        assertThat(stepStates("t20")).containsExactly("RUNNING");
+        assertThat(logReason(foreign)).isEqualTo(ResultRule.Verdict.NOT_OWN_INTENT.reason());
+
+        ToolResult rejected = answering(result("t20", "1", "payments", "charge", 0, ResultStatus.REJECTED, null, false),
+                sent.get(1));
+        deliver(rejected);
+        assertThat(logReason(rejected)).isEqualTo("applied");
+        assertThat(jdbc.queryForObject("SELECT status FROM agent.agent_step WHERE tenant_id = 'acme' AND task_id = 't20'"
+                + " AND step_id = '1'", String.class)).isEqualTo("REJECTED");
+        assertThat(stepStates("t20")).containsExactly("FAILED");
+        assertThat(tasks.find("acme", "t20").orElseThrow().state()).isEqualTo(TaskState.FAILED);
+    }
+
+    private String logReason(ToolResult r) {
+        return jdbc.queryForObject("SELECT reason FROM agent.step_result_log WHERE result_message_id = ?", String.class,
+                r.messageId());
+    }
+
     @Test
     void changedArgumentsAfterAPassedDryRunGetANewDryRunUnderANewKey() {
         tasks.submit(Plan.of("acme", "t11", step("1", "payments", "charge").withDryRun().withApproval()));
@@ -386,10 +422,19 @@ class TaskEngineIT {
         ToolResult.ResultError error = status == ResultStatus.COMMITTED || status == ResultStatus.COMPENSATED ? null
                 : new ToolResult.ResultError(status == ResultStatus.NEEDS_REVIEW ? "OUTCOME_UNKNOWN" : "TOOL_REJECTED",
                 "scripted");
-        return new ToolResult(UUID.randomUUID().toString(), UUID.randomUUID().toString(), "acme", tool, op,
+        List<String> sent = intentIds(task, stepId);
+        String answered = sent.isEmpty() ? UUID.randomUUID().toString() : sent.get(sent.size() - 1);
+        return new ToolResult(UUID.randomUUID().toString(), answered, "acme", tool, op,
                 dry ? StepKeys.dryRunKey("acme", task, base, argVersion) : StepKeys.key("acme", task, base, argVersion),
                 "sha256:" + "0".repeat(64), task, stepId, version, status,
                 externalId, null, error, 1, replayed, "2026-12-01T00:00:00Z");
+    }
+
+    /** {@code r} as an answer to the intent published under {@code intentMessageId}. */
+    private static ToolResult answering(ToolResult r, String intentMessageId) {
+        return new ToolResult(r.messageId(), intentMessageId, r.tenantId(), r.tool(), r.operation(),
+                r.idempotencyKey(), r.requestHash(), r.taskId(), r.stepId(), r.callVersion(), r.status(),
+                r.externalObjectId(), r.result(), r.error(), r.attempts(), r.replayed(), r.completedAt());
     }
 
     private static ToolResult withNewId(ToolResult r, boolean replayed) {
@@ -422,6 +467,22 @@ class TaskEngineIT {
             }
         }
         return out;
+    }
+
+    /**
+     * The message ids the task's intents for a step id were published under, in order: what the executor answers (a
+     * result's {@code intentMessageId} is the intent it received; the helper above answers the latest).
+     */
+    private List<String> intentIds(String task, String stepId) {
+        List<String> ids = new ArrayList<>();
+        for (String p : jdbc.queryForList("SELECT payload FROM agent.outbox_event WHERE aggregate_type = ? "
+                + "ORDER BY created_at, id", String.class, Contract.INTENTS_TOPIC)) {
+            var n = codec.parse(p.getBytes(StandardCharsets.UTF_8));
+            if (task.equals(n.get("taskId").asString()) && stepId.equals(n.get("stepId").asString())) {
+                ids.add(n.get("messageId").asString());
+            }
+        }
+        return ids;
     }
 
     /** The arguments of the task's first intent for a step id. */

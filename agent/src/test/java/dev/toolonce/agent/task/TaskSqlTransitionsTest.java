@@ -82,7 +82,7 @@ class TaskSqlTransitionsTest {
         // The negative control of the declarations above: a move the table refuses never reaches the database.
         List<String> ran = new ArrayList<>();
         TaskStore store = new TaskStore(recording(ran), "agent");
-        assertThatThrownBy(() -> store.move(step(StepState.COMMITTED), StepState.RUNNING, null, null, null, null))
+        assertThatThrownBy(() -> store.move(step(StepState.COMMITTED), StepState.RUNNING, null, null))
                 .isInstanceOf(IllegalTaskTransitionException.class).hasMessageContaining("COMMITTED -> RUNNING");
         assertThatThrownBy(() -> store.dryRunPassed(step(StepState.RUNNING)))
                 .isInstanceOf(IllegalTaskTransitionException.class).hasMessageContaining("RUNNING -> PENDING");
@@ -91,7 +91,7 @@ class TaskSqlTransitionsTest {
                 .isInstanceOf(IllegalTaskTransitionException.class).hasMessageContaining("SUCCEEDED -> RUNNING");
         assertThat(ran).isEmpty();
 
-        assertThat(store.move(step(StepState.PENDING), StepState.RUNNING, null, null, null, null)).isTrue();
+        assertThat(store.move(step(StepState.PENDING), StepState.RUNNING, null, null)).isTrue();
         store.setTask(new Task("t", "acme", TaskState.RUNNING, 3, null, null), TaskState.SUCCEEDED, null);
         assertThat(ran).hasSize(2);
     }

@@ -154,7 +154,7 @@ public class ToolOnceAgentAutoConfiguration {
             producer.put(ProducerConfig.ACKS_CONFIG, "all");
             KafkaTemplate<byte[], byte[]> dlq = new KafkaTemplate<>(new DefaultKafkaProducerFactory<>(producer));
             List<ResultHandler> all = new ArrayList<>();
-            all.add(tasks::onResult);
+            all.add(tasks.resultHandler());
             handlers.orderedStream().forEach(all::add);
             all.add(r -> events.publishEvent(new ToolResultReceived(r)));
             return new ResultListener(p.consumerGroup(), new InboxStore(jdbc, p.schema()), new StepResults(jdbc, p.schema()),
