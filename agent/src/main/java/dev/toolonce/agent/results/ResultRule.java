@@ -16,13 +16,13 @@ import dev.toolonce.schemas.ToolResult;
  *       request never overwrites the original's step.</li>
  * </ol>
  *
- * <p>Its two users ask it with what they know of the step. {@link StepResults} is the one guarded write of
+ * <p>{@link StepResults} is the one guarded write of
  * {@code agent_step}: its {@code APPLY} statement evaluates clauses 2 and 3 on the locked row ({@code call_version}
- * and {@code intent_message_id}), which two racing results need, and takes clause 1 from {@link #neverApplies};
- * {@code StepResultsContract#theGuardedUpdateAgreesWithTheResultRuleInEveryCase} feeds every case to both. The task
- * engine asks {@link #decide} for the step's call, its dry run and its compensation, each with its own applied
- * version; its checkpoint keeps no message ids, so there a result answers the step's own intent when it names the
- * step's current call (tool, operation, key) and that call is out, waiting for its answer.
+ * and {@code intent_message_ids}), which two racing results need, and takes clause 1 from {@link #neverApplies};
+ * {@code StepResultsContract#theGuardedUpdateAgreesWithTheResultRuleInEveryCase} feeds every case to both. The
+ * {@code agent_step} row is the one record of a call's outcome (docs/agent-tasks.md §3a): the task engine does not
+ * decide again, it acts on the results {@link StepResults} applied. "The step's own intent" is any message the call's
+ * intent was published under ({@code agent_step.intent_message_ids}: a resume re-publishes it under a new one).
  */
 public final class ResultRule {
 

@@ -3,7 +3,9 @@ package dev.toolonce.agent.task;
 import dev.toolonce.agent.results.StepPart;
 
 /**
- * A step as checkpointed in {@code agent_task_step}.
+ * A step as the engine reads it, through the view {@code agent_task_step_outcome}: its plan and saga state from
+ * {@code agent_task_step}, and its calls' outcomes (versions, external ids) from their {@code agent_step} rows of its
+ * current key (docs/agent-tasks.md §3a).
  *
  * @param tenantId         the tenant of its task: a task is known by tenant and id
  * @param key              the step's idempotency key for its current argument version ({@link StepKeys})
