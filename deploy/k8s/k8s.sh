@@ -102,10 +102,10 @@ cmd_play() {
   log "podman kube play $OUT/play/deployments.yaml (executor on 18091, result consumer on 18093)"
   podman kube down "$OUT/play/deployments.yaml" >/dev/null 2>&1 || true
   podman kube play "$OUT/play/deployments.yaml" || die "podman kube play failed"
-  local started=$SECONDS port code ok=1
+  local started=$SECONDS port code ok=1 deadline=$((SECONDS + ${PLAY_READY_TIMEOUT:-420}))
   for port in 18091 18093; do
     code=000
-    until [[ "$code" == 200 ]] || (( SECONDS - started > 240 )); do
+    until [[ "$code" == 200 ]] || (( SECONDS > deadline )); do
       code="$(curl -s -o /dev/null -m 3 -w '%{http_code}' "http://127.0.0.1:$port/actuator/health/readiness" || true)"
       [[ "$code" == 200 ]] || sleep 2
     done

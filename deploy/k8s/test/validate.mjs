@@ -116,7 +116,7 @@ for (const file of files) {
         const g = c[probe]?.httpGet;
         if (!g) { fail(file, `${id}: ${c.name} has no ${probe}`); continue; }
         if (g.path !== `/actuator/health/${group}`) fail(file, `${id}: ${probe} on ${g.path}, not /actuator/health/${group}`);
-        if (!ports.has(g.port)) fail(file, `${id}: ${probe} port ${g.port} is not a port of ${c.name}`);
+        if (!ports.has(g.port) && !(spec.hostNetwork && Number.isInteger(g.port))) fail(file, `${id}: ${probe} port ${g.port} is not a port of ${c.name}`);
       }
       const limit = bytes(c.resources?.limits?.memory), request = bytes(c.resources?.requests?.memory);
       if (!(limit <= MAX_MEMORY)) fail(file, `${id}: memory limit ${c.resources?.limits?.memory} is not at most 512Mi`);
