@@ -113,7 +113,13 @@ cmd_env() {
   echo "KAFKA_BOOTSTRAP=127.0.0.1:$KAFKA_PORT"
   echo "SANDBOX_URL=http://127.0.0.1:$SANDBOX_PORT"
   echo "EXECUTOR_URL=http://127.0.0.1:$EXECUTOR_PORT"
-  echo "RELAY_URL=http://127.0.0.1:$RELAY_PORT"
+  # the relay that publishes (the demo reads its commit -> ack latency from /relay/stats; the standby has none)
+  local relay=$RELAY_PORT
+  if [[ "$(curl -s -m 3 "http://127.0.0.1:$RELAY_PORT/ready" || true)" != *'"state":"RUNNING"'* ]] &&
+     [[ "$(curl -s -m 3 "http://127.0.0.1:$RELAY2_PORT/ready" || true)" == *'"state":"RUNNING"'* ]]; then
+    relay=$RELAY2_PORT
+  fi
+  echo "RELAY_URL=http://127.0.0.1:$relay"
   echo "CONSUMER_URL=http://127.0.0.1:$CONSUMER_PORT"
   echo "TOOLONCE_TOKEN_FILE=$TOOLONCE_HOME/admin.token"
   echo "TOOLONCE_SIGNING_KEYRINGFILE=$TOOLONCE_HOME/keyring"
