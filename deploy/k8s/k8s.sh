@@ -113,10 +113,10 @@ cmd_play() {
     else log "NOT ready: 127.0.0.1:$port/actuator/health/readiness answered $code"; ok=0; fi
   done
   podman pod ps --filter name=tool-executor --filter name=inbox-consumer
-  podman ps --filter pod=tool-executor-pod --filter pod=inbox-consumer-pod --format '{{.Names}} {{.Status}}'
+  podman ps --filter pod=tool-executor-pod-0 --filter pod=inbox-consumer-pod-0 --format '{{.Names}} {{.Status}}'
   mkdir -p "$OUT/play/logs"
   local c
-  for c in $(podman ps -a --filter pod=tool-executor-pod --filter pod=inbox-consumer-pod --format '{{.Names}}'); do
+  for c in $(podman ps -a --filter pod=tool-executor-pod-0 --filter pod=inbox-consumer-pod-0 --format '{{.Names}}'); do
     podman logs "$c" >"$OUT/play/logs/$c.log" 2>&1 || true
   done
   if (( keep )); then log "kept: podman kube down $OUT/play/deployments.yaml removes them"
