@@ -2,7 +2,7 @@
 # Local ToolOnce stack: a private PostgreSQL 15 cluster, a single-node KRaft Kafka broker and
 # the four services, each a separate background process. Everything lives under $TOOLONCE_HOME.
 #
-#   stack.sh infra-up | up | down | infra-down | services-down | status | env | kafka-classpath
+#   stack.sh infra-up | up | down | infra-down | services-down | status | env | credentials | kafka-classpath
 #
 # kafka-classpath prints the broker's classpath (resolved once per checkout) for test support that runs a broker
 # of its own (test-support SecureKafka: SASL_SSL, ACLs).
@@ -449,6 +449,7 @@ case "${1:-}" in
   down) services_down; kafka_down; pg_down ;;
   status) status ;;
   env) env_lines ;;
+  credentials) local_tokens; local_keys ;;   # the admin token and the keyring, for the images' stack (deploy/compose)
   kafka-classpath) kafka_classpath ;;
-  *) echo "usage: $0 infra-up|up|down|infra-down|services-down|status|env|kafka-classpath" >&2; exit 2 ;;
+  *) echo "usage: $0 infra-up|up|down|infra-down|services-down|status|env|credentials|kafka-classpath" >&2; exit 2 ;;
 esac

@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# ./toolonce up --images | down --images | status --images | demo --images: the local stack with every ToolOnce
+# service from its image (compose.yaml beside this file, run by podman-compose): two executors, two relays (active
+# + warm standby), the result consumer and the sandbox tools, against the PostgreSQL and Kafka of
+# deploy/local/stack.sh (processes: no image of them exists here, compose.yaml says why).
+#
+#   stack.sh up       infra-up, stop the jar services of the same TOOLONCE_HOME (same ports), make the mounted
+#                     configuration ($TOOLONCE_HOME/images-etc: the stack's tokens and keyring, copied for uid 10001,
+#                     and deploy/k8s/base/config/toolonce-executor.yml), start the containers in two steps
+#                     (schemas first, then the relays) and wait until each answers 200 on /ready
+#   stack.sh down     remove the containers (PostgreSQL and Kafka stay: ./toolonce down stops them)
+#   stack.sh status   the containers and each /ready
+#   stack.sh env      shell-sourceable variables for the demo and the CLIs (as deploy/local/stack.sh env)
+#   stack.sh demo     the demo workload against the containers (DEMO_OPERATIONS, DEMO_SAGAS, DEMO_TIMEOUT_SECONDS)
+#
+# Ports: the local stack's (SANDBOX_PORT 18080, EXECUTOR_PORT 18081, RELAY_PORT 18082, CONSUMER_PORT 18083) and
+# EXECUTOR2_PORT 18084, RELAY2_PORT 18085 for the second executor and relay.
+set -euo pipefail
+REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+HERE="$REPO_ROOT/deploy/compose"
+LOCAL="$REPO_ROOT/deploy/local/stack.sh"
+# shellcheck source=deploy/images/lib.sh
+source "$REPO_ROOT/deploy/images/lib.sh"
+export TOOLONCE_HOME="${TOOLONCE_HOME:-$REPO_ROOT/.local}"
+mkdir -p "$TOOLONCE_HOME"
+export TOOLONCE_ETC="$TOOLONCE_HOME/images-etc"
+export SANDBOX_PORT="${SANDBOX_PORT:-18080}" EXECUTOR_PORT="${EXECUTOR_PORT:-18081}" RELAY_PORT="${RELAY_PORT:-18082}"
+export CONSUMER_PORT="${CONSUMER_PORT:-18083}" EXECUTOR2_PORT="${EXECUTOR2_PORT:-18084}" RELAY2_PORT="${RELAY2_PORT:-18085}"
+declare -A PORT=([sandbox-tools]=$SANDBOX_PORT [tool-executor-1]=$EXECUTOR_PORT [tool-executor-2]=$EXECUTOR2_PORT
+  [inbox-consumer]=$CONSUMER_PORT [outbox-relay-1]=$RELAY_PORT [outbox-relay-2]=$RELAY2_PORT)
+FIRST=(sandbox-tools tool-executor-1 tool-executor-2 inbox-consumer)
+SECOND=(outbox-relay-1 outbox-relay-2)
+log() { echo "[images-stack] $*"; }
+die() { echo "[images-stack] ERROR: $*" >&2; exit 1; }
+
+# Debian's podman-compose 1.0.3 adds '--net <project>_default' to every container even with network_mode: host, which
+# podman refuses ("cannot set multiple networks without bridge network mode"; later podman-compose versions skip it).
+# It is run with that one step skipped for a service that names its network_mode, and is otherwise unchanged.
+compose() {
+  command -v podman-compose >/dev/null || die "podman-compose is missing: apt-get install podman-compose (Debian)"
+  containers_conf "$TOOLONCE_HOME/run"
+  # the interpreter podman-compose itself runs with (Debian: /usr/bin/python3), not one first on PATH
+  local python; python="$(sed -n '1s/^#! *//p' "$(command -v podman-compose)")"
+  ${python:-/usr/bin/python3} -c '
+import sys, podman_compose as pc
+nets, assert_nets = pc.get_net_args, pc.assert_cnt_nets
+pc.get_net_args = lambda c, cnt: [] if cnt.get("network_mode") else nets(c, cnt)
+pc.assert_cnt_nets = lambda c, cnt: None if cnt.get("network_mode") else assert_nets(c, cnt)
+sys.argv[0] = "podman-compose"
+pc.main()' -p toolonce -f "$HERE/compose.yaml" "$@"
+}
+
+ready_code() { curl -s -o /dev/null -m 3 -w '%{http_code}' "http://127.0.0.1:$1/ready" || true; }
+
+wait_ready() { # SERVICE...: each answers 200 on /ready before IMAGES_READY_TIMEOUT (600 s) has passed
+  local svc deadline=$((SECONDS + ${IMAGES_READY_TIMEOUT:-600})) start=$SECONDS
+  for svc in "$@"; do
+    until [[ "$(ready_code "${PORT[$svc]}")" == 200 ]]; do
+      # an exit is not the end: compose.yaml restarts a service that fails (restart: on-failure), as Kubernetes would
+      if (( SECONDS >= deadline )); then
+        podman logs --tail 30 "toolonce-$svc" >&2 || true
+        die "$svc not ready on 127.0.0.1:${PORT[$svc]}/ready"
+      fi
+      sleep 2
+    done
+    log "$svc ready on 127.0.0.1:${PORT[$svc]} ($((SECONDS - start)) s)"
+  done
+}
+
+etc_dir() {
+  "$LOCAL" credentials >/dev/null
+  rm -rf "$TOOLONCE_ETC"; mkdir -p "$TOOLONCE_ETC"
+  cp "$TOOLONCE_HOME/tokens" "$TOOLONCE_HOME/keyring" "$REPO_ROOT/deploy/k8s/base/config/toolonce-executor.yml" "$TOOLONCE_ETC/"
+  # owner-only, owned by the services' uid: root can still read it, nobody else
+  chown -R 10001:10001 "$TOOLONCE_ETC"; chmod 0700 "$TOOLONCE_ETC"; chmod 0400 "$TOOLONCE_ETC"/*
+}
+
+cmd_up() {
+  local svc started=$SECONDS
+  for svc in outbox-relay tool-executor inbox-consumer sandbox-tools; do
+    podman image exists "localhost/toolonce/$svc:$VERSION" || die "no image localhost/toolonce/$svc:$VERSION: ./toolonce images"
+  done
+  "$LOCAL" infra-up
+  "$LOCAL" services-down      # the jar services of this TOOLONCE_HOME hold the same ports
+  eval "$(grep -E '^(PG_PORT|KAFKA_PORT)=' "$TOOLONCE_HOME/ports.env")"
+  export PG_PORT KAFKA_PORT
+  etc_dir
+  log "starting ${FIRST[*]} (podman-compose, images $VERSION)"
+  compose up -d "${FIRST[@]}" >"$TOOLONCE_HOME/logs/compose-up.log" 2>&1 || { cat "$TOOLONCE_HOME/logs/compose-up.log" >&2; die "podman-compose up failed"; }
+  wait_ready "${FIRST[@]}"
+  log "starting ${SECOND[*]}"
+  compose up -d "${SECOND[@]}" >>"$TOOLONCE_HOME/logs/compose-up.log" 2>&1 || { cat "$TOOLONCE_HOME/logs/compose-up.log" >&2; die "podman-compose up failed"; }
+  wait_ready "${SECOND[@]}"
+  cmd_env >"$TOOLONCE_HOME/images.env"
+  log "up in $((SECONDS - started)) s"
+  cmd_status
+}
+
+cmd_down() { compose down -t 45 >/dev/null 2>&1 || true; log "containers removed (PostgreSQL and Kafka: ./toolonce down)"; }
+
+cmd_status() {
+  local svc
+  for svc in "${FIRST[@]}" "${SECOND[@]}"; do
+    printf '%-16s %-30s port=%-6s ready=%s\n' "$svc" \
+      "$(podman inspect --format '{{.State.Status}} {{.Config.Image}}' "toolonce-$svc" 2>/dev/null | sed 's#localhost/toolonce/##' || echo absent)" \
+      "${PORT[$svc]}" "$(ready_code "${PORT[$svc]}")"
+  done
+}
+
+cmd_env() {
+  eval "$(grep -E '^(PG_PORT|KAFKA_PORT)=' "$TOOLONCE_HOME/ports.env")"
+  echo "PG_URL=jdbc:postgresql://127.0.0.1:$PG_PORT/toolonce"
+  echo "KAFKA_BOOTSTRAP=127.0.0.1:$KAFKA_PORT"
+  echo "SANDBOX_URL=http://127.0.0.1:$SANDBOX_PORT"
+  echo "EXECUTOR_URL=http://127.0.0.1:$EXECUTOR_PORT"
+  # the relay that publishes (the demo reads its commit -> ack latency from /relay/stats; the standby has none)
+  local relay=$RELAY_PORT
+  if [[ "$(curl -s -m 3 "http://127.0.0.1:$RELAY_PORT/ready" || true)" != *'"state":"RUNNING"'* ]] &&
+     [[ "$(curl -s -m 3 "http://127.0.0.1:$RELAY2_PORT/ready" || true)" == *'"state":"RUNNING"'* ]]; then
+    relay=$RELAY2_PORT
+  fi
+  echo "RELAY_URL=http://127.0.0.1:$relay"
+  echo "CONSUMER_URL=http://127.0.0.1:$CONSUMER_PORT"
+  echo "TOOLONCE_TOKEN_FILE=$TOOLONCE_HOME/admin.token"
+  echo "TOOLONCE_SIGNING_KEYRINGFILE=$TOOLONCE_HOME/keyring"
+}
+
+cmd_demo() {
+  local jar="$REPO_ROOT/demo/target/demo-$VERSION-exec.jar" svc
+  [[ -f "$jar" ]] || die "no $jar: mvn -q -B -DskipTests package"
+  for svc in "${FIRST[@]}" "${SECOND[@]}"; do
+    [[ "$(ready_code "${PORT[$svc]}")" == 200 ]] || die "$svc is not ready: ./toolonce up --images"
+  done
+  set -a; eval "$(cmd_env)"; set +a
+  java -Xmx256m -XX:+UseSerialGC -jar "$jar"
+}
+
+case "${1:-}" in
+  up) cmd_up ;;
+  down) cmd_down ;;
+  status) cmd_status ;;
+  env) cmd_env ;;
+  demo) cmd_demo ;;
+  *) sed -n '2,18p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 2 ;;
+esac
