@@ -43,7 +43,7 @@ public final class Chaos {
         String prefix = "chaos-" + runId;
         System.out.printf("[chaos] %s run %s: faults %s, %d per fault, home %s%n", mode, runId,
                 String.join(",", o.faults()), o.perFault(), o.home());
-        ChaosStack stack = new ChaosStack(o.repo(), o.home(), o.ports(), o.unsafeBaseline(), o.kafka());
+        ChaosStack stack = new ChaosStack(o.repo(), o.home(), o.ports(), o.unsafeBaseline(), o.kafka(), o.jvmOptions());
         List<RoundResult> rounds = new ArrayList<>();
         List<FaultSummary> summaries = new ArrayList<>();
         Thread stopOnExit = new Thread(stack::close, "chaos-stop-stack"); // Ctrl-C or SIGTERM: stop what we started

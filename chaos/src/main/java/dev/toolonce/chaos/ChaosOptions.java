@@ -26,16 +26,20 @@ import java.util.Map;
  * @param keep           leave the stack running afterwards ({@code --keep})
  * @param kafka          what the experiment's own Kafka clients (workload, results watch, naive executor) add to their
  *                       settings ({@code --kafka-config FILE}, default the file {@code TOOLONCE_KAFKA_CONFIG} names)
+ * @param jvmOptions     added to the command line of every service JVM of the stack ({@code --jvm-option OPT},
+ *                       repeatable; none by default). The test command's smoke round passes
+ *                       {@code -XX:TieredStopAtLevel=1}: the services then start on about half the CPU and run slower,
+ *                       which changes no outcome but makes the round's timings unfit as figures.
  */
 public record ChaosOptions(int perFault, List<String> faults, boolean unsafeBaseline, Path json, Path html,
                            Path compare, Path home, Path repo, Ports ports, int rate, Duration quiesce, boolean keep,
-                           KafkaClientSettings kafka) {
+                           KafkaClientSettings kafka, List<String> jvmOptions) {
 
     static final String USAGE = """
             usage: ./toolonce chaos [--per-fault N] [--faults a,b,c] [--smoke] [--unsafe-baseline]
                                     [--json FILE] [--html FILE] [--compare BASELINE.json] [--rate CALLS_PER_S]
                                     [--port-base P] [--home DIR] [--quiesce-timeout SECONDS] [--keep]
-                                    [--kafka-config FILE]
+                                    [--kafka-config FILE] [--jvm-option OPT]...
               --per-fault N      rounds per fault, each injecting it (default 20)
               --faults a,b       run only these faults (default: all); --faults list prints them
               --smoke            1 round of a few faults (%s), about 3 minutes
@@ -44,6 +48,8 @@ public record ChaosOptions(int perFault, List<String> faults, boolean unsafeBase
               --compare FILE     a baseline's --json, drawn beside this run in --html
               --kafka-config F   a Kafka client .properties file (security.protocol, sasl.*, ssl.*) added to the
                                  experiment's own Kafka clients (default: TOOLONCE_KAFKA_CONFIG; none)
+              --jvm-option OPT   added to every service JVM of the stack, e.g. -XX:TieredStopAtLevel=1 for a quicker
+                                 start (repeatable; the timings then are not figures to compare)
             Exit status: 1 on any duplicate side effect, lost or stuck call, or a fault that never fired
             (with --unsafe-baseline: 1 when it shows no duplicate, i.e. the faults were not sharp enough).
             """.formatted(String.join(",", Catalogue.smoke()));
@@ -72,6 +78,7 @@ public record ChaosOptions(int perFault, List<String> faults, boolean unsafeBase
         boolean keep = false;
         String kafkaConfig = env.get(KafkaClientSettings.ENV);
         String kafkaConfigFrom = KafkaClientSettings.ENV;
+        List<String> jvmOptions = new ArrayList<>();
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
             switch (a) {
@@ -87,6 +94,7 @@ public record ChaosOptions(int perFault, List<String> faults, boolean unsafeBase
                 case "--rate" -> rate = positive(a, value(args, ++i, a));
                 case "--quiesce-timeout" -> quiesce = Duration.ofSeconds(positive(a, value(args, ++i, a)));
                 case "--keep" -> keep = true;
+                case "--jvm-option" -> jvmOptions.add(jvmOption(value(args, ++i, a)));
                 case "--kafka-config" -> {
                     kafkaConfig = value(args, ++i, a);
                     kafkaConfigFrom = a;
@@ -108,7 +116,15 @@ public record ChaosOptions(int perFault, List<String> faults, boolean unsafeBase
         }
         List<String> ordered = known.keySet().stream().filter(faults::contains).toList();
         return new ChaosOptions(perFault, ordered, baseline, json, html, compare, home, repo, Ports.from(portBase),
-                rate, quiesce, keep, kafkaSettings(kafkaConfig, kafkaConfigFrom));
+                rate, quiesce, keep, kafkaSettings(kafkaConfig, kafkaConfigFrom), List.copyOf(jvmOptions));
+    }
+
+    /** A JVM option, never a program argument: it goes before {@code -jar}, where anything else would change the jar. */
+    private static String jvmOption(String value) {
+        if (!value.startsWith("-X") && !value.startsWith("-D")) {
+            throw new IllegalArgumentException("--jvm-option takes a -X or -D option, was '" + value + "'");
+        }
+        return value;
     }
 
     private static KafkaClientSettings kafkaSettings(String file, String from) {

@@ -22,6 +22,17 @@ class ChaosOptionsTest {
         assertThat(o.faults()).containsExactlyElementsOf(Catalogue.all().keySet());
         assertThat(o.home()).isEqualTo(Path.of("/repo/.local/chaos"));
         assertThat(o.ports().pg()).isEqualTo(22400);
+        assertThat(o.jvmOptions()).as("the services run as deployed unless told").isEmpty();
+    }
+
+    @Test
+    void jvmOptionsAreCollectedInOrderAndOnlyJvmOptionsAreTaken() {
+        assertThat(ChaosOptions.parse(List.of("--jvm-option", "-XX:TieredStopAtLevel=1", "--smoke",
+                "--jvm-option", "-Dx=y"), REPO).jvmOptions()).containsExactly("-XX:TieredStopAtLevel=1", "-Dx=y");
+        assertThatThrownBy(() -> ChaosOptions.parse(List.of("--jvm-option", "--server.port=1"), REPO))
+                .hasMessageContaining("--jvm-option takes a -X or -D option, was '--server.port=1'");
+        assertThatThrownBy(() -> ChaosOptions.parse(List.of("--jvm-option"), REPO))
+                .hasMessageContaining("--jvm-option needs a value");
     }
 
     @Test

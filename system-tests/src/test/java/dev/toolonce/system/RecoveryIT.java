@@ -15,6 +15,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -24,9 +25,14 @@ import tools.jackson.databind.JsonNode;
  * docs/protocol.md §7, §9, §10, §12 and §16 under injected faults, each against an executor process of its own
  * (crashed, paused or restarted as the scenario needs) and judged at the sandbox's ledger. The protocol
  * scenarios that must prove the executor never sends twice use {@code counter}, which never deduplicates.
+ *
+ * <p>The scenarios that need an executor with the base settings only, and neither crash nor stop it, share one
+ * ({@link #plain()}): each test has a tenant of its own ({@link Fixtures#tenant}), so they judge only their own
+ * calls, and a start of an executor is most of such a test's time.
  */
 class RecoveryIT {
     private static final Duration WAIT = Duration.ofSeconds(60);
+    private static LoneExecutor plain;
     private final SystemStack stack = SystemStack.get();
     private Fixtures f;
     private LoneExecutor lone;
@@ -41,9 +47,24 @@ class RecoveryIT {
     void tearDown() throws Exception {
         f.clearFaults();
         f.close();
-        if (lone != null) {
+        if (lone != null && lone != plain) {
             lone.close();
         }
+    }
+
+    @AfterAll
+    static void closePlain() {
+        if (plain != null) {
+            plain.close();
+        }
+    }
+
+    /** The shared executor with the base settings, started by the first test that asks. */
+    private LoneExecutor plain() {
+        if (plain == null) {
+            plain = new LoneExecutor(stack);
+        }
+        return plain;
     }
 
     private static CallScope scope(ToolIntent i) {
@@ -60,7 +81,7 @@ class RecoveryIT {
 
     @Test
     void lostResponseIsReconciledToCommittedWithOneEffectAndNoReview() throws Exception {
-        lone = new LoneExecutor(stack);
+        lone = plain();
         f.faults("payments", "{\"failNext\":1}");
         f.faults("tickets", "{\"failNext\":1}");
         ToolIntent pay = f.payments("lost-pay", 1200);
@@ -82,12 +103,13 @@ class RecoveryIT {
             assertThat(r.externalObjectId()).isEqualTo(effect(pay).path("externalObjectId").asString());
         });
         assertThat(lone.results(ticketId)).singleElement().extracting(ToolResult::status).isEqualTo(ResultStatus.COMMITTED);
-        assertThat(lone.query("SELECT id FROM executor.tool_call WHERE state = 'NEEDS_REVIEW'")).isEmpty();
+        assertThat(lone.query("SELECT id FROM executor.tool_call WHERE state = 'NEEDS_REVIEW' AND tenant_id = ?",
+                f.tenant)).isEmpty();
     }
 
     @Test
     void emailWithALostResponseGoesToReviewAfterExactlyOneRequestAndAnOperatorResolvesIt() throws Exception {
-        lone = new LoneExecutor(stack);
+        lone = plain();
         f.faults("email", "{\"failNext\":1}");
         ToolIntent mail = f.email("lost-mail");
         String id = lone.send(mail);
@@ -104,7 +126,7 @@ class RecoveryIT {
                 + "\",\"action\":\"commit\",\"externalId\":\"" + ext + "\",\"operator\":\"it\"}");
         assertThat(resolved.statusCode()).as(resolved.body()).isEqualTo(200);
         assertThat(lone.call(scope(mail))).containsEntry("state", "COMMITTED").containsEntry("external_object_id", ext);
-        assertThat(lone.query("SELECT * FROM executor.review_audit")).singleElement()
+        assertThat(lone.query("SELECT * FROM executor.review_audit WHERE scope = ?", scope(mail).recordKey())).singleElement()
                 .satisfies(a -> assertThat(a).containsEntry("action", "commit")
                         .as("the token's principal, not the body's 'operator'").containsEntry("operator", "test-admin"));
         List<ToolResult> results = lone.results(id);
@@ -115,7 +137,7 @@ class RecoveryIT {
 
     @Test
     void retryAfterIsHonouredWithinBudgetAndRejectionsFailAtOnce() throws Exception {
-        lone = new LoneExecutor(stack);
+        lone = plain();
         f.faults("counter", "{\"rate429\":1.0}");
         ToolIntent throttled = f.counter("throttled", "t429", "1", 1);
         lone.send(throttled);

@@ -342,7 +342,7 @@ public final class SecureKafka implements AutoCloseable {
     do {
       clusterId = Uuid.randomUuid().toString();
     } while (clusterId.startsWith("-"));
-    List<String> command = new ArrayList<>(List.of(java(), "-Xmx256m", "-XX:+UseSerialGC",
+    List<String> command = new ArrayList<>(List.of(java(), "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
         "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp", classpath, "kafka.tools.StorageTool", "format",
         "-t", clusterId, "-c", config.toString()));
     passwords.forEach((user, password) -> command.addAll(List.of("--add-scram",

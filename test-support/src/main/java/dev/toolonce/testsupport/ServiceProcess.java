@@ -27,7 +27,11 @@ import org.awaitility.core.ConditionTimeoutException;
  * A service started as a separate JVM on the test's own classpath, so that a test can kill it
  * (SIGKILL) or stop it (SIGTERM) like a real deployment.
  *
- * <p>The command is {@code java -Xmx256m -XX:+UseSerialGC -cp <java.class.path> mainClass args...};
+ * <p>The command is {@code java -Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -cp <java.class.path> mainClass
+ * args...}: the client compiler only, because a test's service starts many times and serves little, and so starts on
+ * about half the CPU (measured: an executor's start took 20–23 CPU-s instead of 36–44 on 2 busy cores). Nothing a
+ * test asserts depends on the compiler, and the figures {@code BenchSmokeIT} prints from these processes are a smoke's,
+ * not results;
  * the given environment is added to the inherited one; stdout and stderr are appended to
  * {@code target/service-logs/<name>.log} (relative to {@code user.dir}). Processes still alive when
  * the test JVM exits are killed. No method accepts or returns {@code null}.
@@ -82,7 +86,8 @@ public final class ServiceProcess implements AutoCloseable {
   private static ServiceProcess launch(String name, List<String> what, Map<String, String> env, List<String> args) {
     Path logFile = Path.of(System.getProperty("user.dir"), "target", "service-logs", name + ".log");
     List<String> command = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m", "-XX:+UseSerialGC"));
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m", "-XX:+UseSerialGC",
+        "-XX:TieredStopAtLevel=1"));
     command.addAll(what);
     command.addAll(args);
     try {

@@ -41,6 +41,8 @@ public final class ChaosStack implements AutoCloseable {
     private final Ports ports;
     private final boolean naive;
     private final KafkaClientSettings kafka;
+    /** Added to every service JVM ({@code --jvm-option}). */
+    private final List<String> jvmOptions;
     private final Map<String, String> infraEnv = new HashMap<>();
     private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
     public final Service sandbox;
@@ -58,13 +60,16 @@ public final class ChaosStack implements AutoCloseable {
     /**
      * @param naive start the naive baseline executor ({@code ChaosMain naive-executor}) in place of ToolOnce's
      * @param kafka the Kafka client settings of the naive executors (given to them as {@code --kafka-config})
+     * @param jvmOptions added to every service JVM ({@code --jvm-option})
      */
-    public ChaosStack(Path repo, Path home, Ports ports, boolean naive, KafkaClientSettings kafka) {
+    public ChaosStack(Path repo, Path home, Ports ports, boolean naive, KafkaClientSettings kafka,
+                      List<String> jvmOptions) {
         this.repo = repo;
         this.home = home;
         this.ports = ports;
         this.naive = naive;
         this.kafka = kafka;
+        this.jvmOptions = List.copyOf(jvmOptions);
         infraEnv.putAll(ports.stackEnv());
         infraEnv.put("TOOLONCE_HOME", home.toString());
         scrapeToken = StackTokens.scrape(home.resolve("tokens"));
@@ -99,14 +104,14 @@ public final class ChaosStack implements AutoCloseable {
                 "--toolonce.security.tokens-file=" + home.resolve("tokens"),
                 "--toolonce.signing.keyring-file=" + keyring));
         args.addAll(extra);
-        return new Service(name, jar(module), own, args, "http://127.0.0.1:" + port + "/ready", home);
+        return new Service(name, jar(module), jvmOptions, own, args, "http://127.0.0.1:" + port + "/ready", home);
     }
 
     private Service naiveExecutor(String name, Map<String, String> env) {
         List<String> args = new ArrayList<>(List.of("naive-executor", "--pg-url", jdbcUrl(),
                 "--kafka", kafkaBootstrap(), "--sandbox", sandboxUrl(), "--keyring", keyring.toString()));
         kafka.file().ifPresent(f -> args.addAll(List.of("--kafka-config", f.toAbsolutePath().toString())));
-        return new Service(name, jar("chaos"), env, args, null, home);
+        return new Service(name, jar("chaos"), jvmOptions, env, args, null, home);
     }
 
     private static List<String> executorArgs() {

@@ -26,6 +26,7 @@ public final class Service {
 
     private final String name;
     private final Path jar;
+    private final List<String> jvmOptions;
     private final Map<String, String> env;
     private final List<String> baseArgs;
     private final String readyUrl;
@@ -36,12 +37,15 @@ public final class Service {
     private volatile long exitedNanos;
 
     /**
+     * @param jvmOptions added after the stack's own heap and GC options, before {@code -jar}
      * @param readyUrl GET answering 200 once the service works, or null for a service without HTTP (the naive
      *                 executor): it is then taken as ready once its log says {@code ready}
      */
-    Service(String name, Path jar, Map<String, String> env, List<String> baseArgs, String readyUrl, Path home) {
+    Service(String name, Path jar, List<String> jvmOptions, Map<String, String> env, List<String> baseArgs,
+            String readyUrl, Path home) {
         this.name = name;
         this.jar = jar;
+        this.jvmOptions = List.copyOf(jvmOptions);
         this.env = Map.copyOf(env);
         this.baseArgs = List.copyOf(baseArgs);
         this.readyUrl = readyUrl;
@@ -74,7 +78,9 @@ public final class Service {
         }
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xms64m", "-Xmx256m", "-XX:+UseSerialGC", "-jar", jar.toString()));
+                "-Xms64m", "-Xmx256m", "-XX:+UseSerialGC"));
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-jar", jar.toString()));
         command.addAll(baseArgs);
         command.addAll(extraArgs);
         try {
