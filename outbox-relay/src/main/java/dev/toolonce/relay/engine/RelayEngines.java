@@ -66,6 +66,7 @@ public class RelayEngines implements SmartLifecycle {
     @Override
     public synchronized void start() {
         started = true;
+        stats.watching(props.sources().stream().map(Source::name).toList());
         for (Source source : props.sources()) {
             OutboxPublisher publisher = new OutboxPublisher(source.name(),
                     new OutboxRowReader(source.schema(), source.tableName()), producer, probe,

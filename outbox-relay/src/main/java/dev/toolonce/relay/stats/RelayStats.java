@@ -1,6 +1,7 @@
 package dev.toolonce.relay.stats;
 
 import java.time.Duration;
+import java.util.Collection;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -95,9 +96,26 @@ public class RelayStats {
      * @param step   {@link #STEP_PROBE}, {@link #STEP_KAFKA} or {@link #STEP_PROGRESS}
      */
     public void watchdogFailed(String source, String step) {
-        Counter.builder(WATCHDOG_FAILURES).tag("source", source).tag("step", step)
+        watchdogFailures(source, step).increment();
+    }
+
+    /**
+     * Registers at 0 every watchdog step the relay will run for these sources, so that an alert on
+     * {@code increase()} sees the first failure too (a series that appears at 1 has no increase to show).
+     */
+    public void watching(Collection<String> sourceNames) {
+        watchdogFailures(ALL_SOURCES, STEP_PROBE);
+        watchdogFailures(ALL_SOURCES, STEP_KAFKA);
+        for (String source : sourceNames) {
+            watchdogFailures(source, STEP_PROBE);
+            watchdogFailures(source, STEP_PROGRESS);
+        }
+    }
+
+    private Counter watchdogFailures(String source, String step) {
+        return Counter.builder(WATCHDOG_FAILURES).tag("source", source).tag("step", step)
                 .description("watchdog steps that threw unexpectedly; the round went on without them")
-                .register(registry).increment();
+                .register(registry);
     }
 
     /** Clears the resettable latency window of {@code /relay/stats}; the Micrometer meters keep counting. */

@@ -14,6 +14,20 @@ class RelayStatsTest {
     final RelayStats stats = new RelayStats(registry);
 
     @Test
+    void everyWatchdogStepIsAtZeroBeforeItFirstFailsSoThatAnAlertSeesTheFirstFailure() {
+        assertThat(registry.find(RelayStats.WATCHDOG_FAILURES).counters()).isEmpty();
+        stats.watching(java.util.List.of("agent", "executor"));
+
+        assertThat(registry.find(RelayStats.WATCHDOG_FAILURES).counters())
+                .extracting(c -> c.getId().getTag("source") + "/" + c.getId().getTag("step") + "=" + c.count())
+                .containsExactlyInAnyOrder("*/probe=0.0", "*/kafka=0.0", "agent/probe=0.0", "agent/progress=0.0",
+                        "executor/probe=0.0", "executor/progress=0.0");
+        stats.watchdogFailed("agent", RelayStats.STEP_PROGRESS);
+        assertThat(registry.get(RelayStats.WATCHDOG_FAILURES).tags("source", "agent", "step", "progress").counter()
+                .count()).isEqualTo(1);
+    }
+
+    @Test
     void aPublishedRowCountsAndIsTimedByItsSource() {
         stats.source("agent").published(3_000);
         stats.source("agent").published(-50); // the clock stepped back: counts as zero

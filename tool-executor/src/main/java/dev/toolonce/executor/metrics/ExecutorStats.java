@@ -27,6 +27,11 @@ public final class ExecutorStats {
         this.registry = registry;
         this.intakeBatch = Timer.builder("toolonce.intake.batch").publishPercentileHistogram()
                 .description("one intake poll batch, its transaction included").register(registry);
+        // The alarms exist from the start at 0, so that an alert on increase() sees the first one too: a series
+        // that appears at 1 has no increase to show.
+        counter("toolonce.duplicates.alarm", "source", "late_applied");
+        counter("toolonce.guards.lost", "guard", "fence");
+        counter("toolonce.guards.lost", "guard", "pre_send");
     }
 
     /** One intent taken in; a rejection is also counted by its code ({@code toolonce.rejections}). */

@@ -7,6 +7,20 @@ import org.junit.jupiter.api.Test;
 
 class ExecutorStatsTest {
 
+    /** The alarms an operator alerts on with increase() exist at 0 before their first event. */
+    @Test
+    void theAlarmsAreAtZeroFromTheStart() {
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        ExecutorStats stats = new ExecutorStats(meters);
+
+        assertThat(meters.get("toolonce.duplicates.alarm").tag("source", "late_applied").counter().count()).isZero();
+        assertThat(meters.get("toolonce.guards.lost").tag("guard", "fence").counter().count()).isZero();
+        assertThat(meters.get("toolonce.guards.lost").tag("guard", "pre_send").counter().count()).isZero();
+        stats.duplicateAlarm();
+        assertThat(stats.snapshot()).containsEntry("toolonce.duplicates.alarm{source=late_applied}", 1L)
+                .containsEntry("toolonce.guards.lost{guard=pre_send}", 0L);
+    }
+
     /** Dead letters are counted once, by the shared error path after each send; /executor/stats shows that count. */
     @Test
     void theStatsShowTheSharedDeadLetterCountsAndNoCountOfTheirOwn() {
