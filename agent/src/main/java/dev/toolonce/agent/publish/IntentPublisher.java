@@ -2,7 +2,6 @@ package dev.toolonce.agent.publish;
 
 import dev.toolonce.agent.results.StepResults;
 import dev.toolonce.core.call.CallScope;
-import dev.toolonce.core.call.Compensation;
 import dev.toolonce.core.hash.RequestHasher;
 import dev.toolonce.jdbc.OutboxEvent;
 import dev.toolonce.jdbc.OutboxStore;
@@ -90,11 +89,10 @@ public final class IntentPublisher {
         if (withId.taskId() != null && withId.stepId() != null) {
             new StepResults(jdbc, schema).open(withId, id.toString());
         }
-        boolean compensation = Compensation.isCompensation(withId.operation());
-        new OutboxStore(jdbc, schema).append(new OutboxEvent(id, topic, withId.recordKey(),
-                compensation ? Contract.COMPENSATION_TYPE : Contract.INTENT_TYPE, source, withId.recordKey(), payload,
-                TraceParent.valid(trace.traceparent()))
-                .signedBy(keyring, compensation ? Power.COMPENSATE : Power.INTENT, withId.tenantId()));
+        RecordKind kind = RecordKind.of(withId.operation());
+        new OutboxStore(jdbc, schema).append(new OutboxEvent(id, topic, withId.recordKey(), kind.type, source,
+                withId.recordKey(), payload, TraceParent.valid(trace.traceparent()))
+                .signedBy(keyring, kind.power, withId.tenantId()));
         return id.toString();
     }
 
@@ -107,7 +105,7 @@ public final class IntentPublisher {
     public void check(ToolIntent intent) {
         ToolIntent withId = intent.withMessageId(UUID.randomUUID().toString());
         validate(withId, codec.write(withId));
-        Power power = Compensation.isCompensation(withId.operation()) ? Power.COMPENSATE : Power.INTENT;
+        Power power = RecordKind.of(withId.operation()).power;
         if (keyring.signer(power, withId.tenantId()).isEmpty()) {
             throw new IllegalArgumentException("no key in " + keyring.path() + " may sign " + power.label()
                     + " records for tenant '" + withId.tenantId() + "'");

@@ -1,6 +1,5 @@
 package dev.toolonce.agent.publish;
 
-import dev.toolonce.core.call.Compensation;
 import dev.toolonce.schemas.Contract;
 import dev.toolonce.schemas.EventCodec;
 import dev.toolonce.schemas.ToolIntent;
@@ -50,12 +49,10 @@ public final class IntentRecords {
      */
     public ProducerRecord<byte[], byte[]> record(ToolIntent intent, String messageId) {
         ToolIntent withId = intent.withMessageId(messageId);
-        boolean compensation = Compensation.isCompensation(withId.operation());
-        String type = compensation ? Contract.COMPENSATION_TYPE : Contract.INTENT_TYPE;
+        RecordKind kind = RecordKind.of(withId.operation());
         ProducerRecord<byte[], byte[]> r = unsigned(withId.recordKey(),
-                codec.write(withId).getBytes(StandardCharsets.UTF_8), messageId, type);
-        header(r, Contract.SIGNATURE, keyring.sign(compensation ? Power.COMPENSATE : Power.INTENT, withId.tenantId(),
-                type, messageId, r.value()));
+                codec.write(withId).getBytes(StandardCharsets.UTF_8), messageId, kind.type);
+        header(r, Contract.SIGNATURE, keyring.sign(kind.power, withId.tenantId(), kind.type, messageId, r.value()));
         return r;
     }
 
