@@ -58,6 +58,15 @@ class BenchSmokeIT {
         List<String> measured = new ArrayList<>();
         burst.path("resources").forEach(u -> measured.add(u.path("component").asString()));
         assertThat(measured).containsAll(SERVICES);
+        // the test stack preloads pg_stat_statements, as the local stack does
+        JsonNode sql = burst.path("statements");
+        assertThat(sql.path("note").isNull() || sql.path("note").isMissingNode()).as(sql.toString()).isTrue();
+        assertThat(sql.path("statementsPerCall").asDouble()).isPositive();
+        assertThat(sql.path("commitsPerCall").asDouble()).isPositive();
+        List<String> top = new ArrayList<>();
+        sql.path("top").forEach(t -> top.add(t.path("query").asString()));
+        assertThat(top).as("each result updates the step the burst opened: the consumer's production path")
+                .anySatisfy(q -> assertThat(q).contains("UPDATE").contains("agent_step"));
         assertThat(r.path("loads").path("steps")).hasSize(2).allSatisfy(step -> {
             assertThat(step.path("completed").asLong()).isEqualTo(step.path("sent").asLong()).isPositive();
             assertThat(step.path("lost").asLong()).isZero();

@@ -7,9 +7,11 @@ import dev.toolonce.bench.drive.BenchIntents;
 import dev.toolonce.bench.relay.RelayStatsClient;
 import dev.toolonce.bench.report.BurstResult;
 import dev.toolonce.bench.report.ResourceUse;
+import dev.toolonce.bench.report.StatementUse;
 import dev.toolonce.bench.resources.ResourceSampler;
 import dev.toolonce.bench.stats.Latencies;
 import dev.toolonce.bench.stats.LatencySummary;
+import dev.toolonce.bench.stats.StatementCounts;
 import dev.toolonce.bench.watch.TopicWatcher;
 import dev.toolonce.schemas.Contract;
 import dev.toolonce.schemas.ToolIntent;
@@ -65,12 +67,17 @@ public final class BurstPhase {
             boolean relayReset = quietly(relay::reset) != null;
             resources.start();
             Map<String, ToolIntent> burst = openSteps(count, "burst-");
-            long first = System.nanoTime();
-            produce(producer, burst, sentAt);
-            System.out.printf("    produced %d intents in %d ms%n", count, (System.nanoTime() - first) / 1_000_000);
-            long answered = results.awaitAll(sentAt.keySet(), timeout, "results");
-            List<ResourceUse> used = resources.stop(answered);
-            return result(sentAt, results, answered, first, used, relayReset ? quietly(relay::latency) : null);
+            try (Connection sql = target.connect()) {
+                StatementCounts.Snapshot before = StatementCounts.take(sql);
+                long first = System.nanoTime();
+                produce(producer, burst, sentAt);
+                System.out.printf("    produced %d intents in %d ms%n", count, (System.nanoTime() - first) / 1_000_000);
+                long answered = results.awaitAll(sentAt.keySet(), timeout, "results");
+                List<ResourceUse> used = resources.stop(answered);
+                StatementUse statements = StatementCounts.between(before, StatementCounts.take(sql), answered);
+                return result(sentAt, results, answered, first, used, relayReset ? quietly(relay::latency) : null,
+                        statements);
+            }
         }
     }
 
@@ -128,7 +135,8 @@ public final class BurstPhase {
     }
 
     private static BurstResult result(Map<String, Long> sentAt, TopicWatcher results, long answered, long first,
-                                      List<ResourceUse> resources, LatencySummary relayLatency) {
+                                      List<ResourceUse> resources, LatencySummary relayLatency,
+                                      StatementUse statements) {
         Latencies latencies = new Latencies();
         Map<String, Long> statuses = new TreeMap<>();
         long last = first;
@@ -143,7 +151,7 @@ public final class BurstPhase {
         double seconds = (last - first) / 1e9;
         return new BurstResult(sentAt.size(), answered, sentAt.size() - answered, results.duplicates(), statuses,
                 seconds, seconds <= 0 ? 0 : answered / seconds, latencies.summary(), latencies.cdf(100), resources,
-                relayLatency);
+                relayLatency, statements);
     }
 
     /** The relay's figures are a bonus here: a relay without {@code /relay/stats} must not fail the burst. */

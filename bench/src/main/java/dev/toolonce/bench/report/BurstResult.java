@@ -20,8 +20,9 @@ import java.util.Map;
  * @param resources      CPU and memory of each component during the burst
  * @param relayLatency   the relay's own commit→ack latency over the burst (the executor's result events,
  *                       relayed while the executor runs flat out); null when the relay's figures were unreadable
+ * @param statements     the SQL statements and transactions per answered call meanwhile
  */
 public record BurstResult(long intents, long results, long lost, long duplicates, Map<String, Long> statuses,
                           double seconds, double callsPerSecond, LatencySummary latency, List<double[]> cdf,
-                          List<ResourceUse> resources, LatencySummary relayLatency) {
+                          List<ResourceUse> resources, LatencySummary relayLatency, StatementUse statements) {
 }

@@ -43,6 +43,10 @@ public final class HtmlReport {
         if (!table.resourceRows().isEmpty()) {
             h.append("<h2>Resources during the burst</h2>").append(table(TableReport.RESOURCE_HEADER, table.resourceRows()));
         }
+        if (!table.statementLines().isEmpty()) {
+            h.append("<h2>SQL during the burst</h2><pre>")
+                    .append(escape(String.join("\n", table.statementLines()).strip())).append("</pre>");
+        }
         h.append("<h2>Charts</h2>");
         charts(r).forEach(h::append);
         return h.append("</body></html>").toString();

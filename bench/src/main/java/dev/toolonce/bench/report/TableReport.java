@@ -41,6 +41,7 @@ public final class TableReport {
             out.printf(RESOURCE_ROW, (Object[]) RESOURCE_HEADER);
             resourceRows().forEach(row -> out.printf(RESOURCE_ROW, (Object[]) row));
         }
+        statementLines().forEach(out::println);
         out.printf("lost: %d%n", r.lost());
     }
 
@@ -63,6 +64,27 @@ public final class TableReport {
             }
         }
         return rows;
+    }
+
+    /** The burst's SQL per answered call, and the statements run most often; empty without a burst. */
+    List<String> statementLines() {
+        List<String> lines = new ArrayList<>();
+        StatementUse st = r.burst() == null ? null : r.burst().statements();
+        if (st == null) {
+            return lines;
+        }
+        lines.add("");
+        if (st.note() != null) {
+            lines.add("SQL during the burst: not measured (" + st.note() + ")");
+            return lines;
+        }
+        lines.add(String.format(Locale.ROOT, "SQL during the burst, per answered call: %.2f statements, %.2f commits, "
+                + "%.3f rollbacks (pg_stat_statements, every client of the database)", st.statementsPerCall(),
+                st.commitsPerCall(), st.rollbacksPerCall()));
+        for (StatementUse.Top t : st.top()) {
+            lines.add(String.format(Locale.ROOT, "  %6.3f  %s", t.perCall(), t.query()));
+        }
+        return lines;
     }
 
     List<String[]> rows() {
