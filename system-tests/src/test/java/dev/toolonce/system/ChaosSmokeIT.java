@@ -21,22 +21,29 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code ./toolonce chaos --smoke} inside the test command: a stack of its own (PostgreSQL, Kafka, relay, two
  * executors, result consumer, sandbox, each its own process, under {@code target/chaos-home} on ports of its own),
- * one round of each smoke fault (an executor halted at its crash point after the tool applied, the relay halted after
- * Kafka acknowledged a batch and before its offset flush, a response lost after the effect, records delivered again,
- * a compensation refused by the provider), judged at the sandbox ledger by the workload's opIds, and the executors'
+ * one round of each smoke fault but one (the relay halted after Kafka acknowledged a batch and before its offset
+ * flush, a response lost after the effect, records delivered again, a compensation refused by the provider),
+ * judged at the sandbox ledger by the workload's opIds, and the executors'
  * {@code /actuator/prometheus} scraped around every round: the meters an operator would watch must have moved
  * (intake, reconciliations after the lost response, the inbox's duplicates after the redelivery, compensations by
  * outcome and arrivals in review after the refused compensation).
  * Correctness only: nothing about speed is asserted.
+ *
+ * <p>The smoke's executor halted after the tool applied ({@code executor-kill-applied}) is left out here to keep the
+ * test command within its budget: {@code RecoveryIT} halts an executor at that very point, and the harness's
+ * restart of a halted service is still exercised by the relay's round. {@code ./toolonce chaos --smoke} runs all.
  */
 class ChaosSmokeIT {
+    private static final List<String> FAULTS =
+            List.of("relay-kill-sent", "lost-response", "duplicate-delivery", "compensation-failure");
 
     @Test
     void everySmokeFaultFiresAndNoCallIsDuplicatedLostOrStuck(@TempDir Path dir) throws Exception {
         Path repo = repoRoot();
         // The services on the client compiler only: they start on about half the CPU; this round asserts outcomes,
         // never speed
-        ChaosOptions options = ChaosOptions.parse(List.of("--smoke", "--jvm-option", "-XX:TieredStopAtLevel=1",
+        ChaosOptions options = ChaosOptions.parse(List.of("--smoke", "--faults", String.join(",", FAULTS),
+                "--jvm-option", "-XX:TieredStopAtLevel=1",
                 "--port-base", Integer.toString(freeRange(9)),
                 "--home", repo.resolve("system-tests/target/chaos-home").toString(),
                 "--json", dir.resolve("chaos.json").toString(), "--html", dir.resolve("chaos.html").toString()), repo);
@@ -44,7 +51,8 @@ class ChaosSmokeIT {
         ChaosReport report = Chaos.run(options);
         ChaosMain.write(report, options);
 
-        assertThat(report.faults()).extracting(FaultSummary::fault).containsExactlyElementsOf(Catalogue.smoke());
+        assertThat(Catalogue.smoke()).containsAll(FAULTS).contains("executor-kill-applied");
+        assertThat(report.faults()).extracting(FaultSummary::fault).containsExactlyElementsOf(FAULTS);
         assertThat(report.faults()).allSatisfy(f -> {
             assertThat(f.injections()).as("%s fired", f.fault()).isPositive();
             assertThat(f.missedRounds()).as("%s rounds without an injection", f.fault()).isZero();

@@ -218,7 +218,11 @@ class RecoveryIT {
         assertThat(call.get("state")).isEqualTo("COMMITTED");
         assertThat(states(lone.history(scope(pay)))).containsSubsequence("STARTED", "UNKNOWN", "RECONCILING",
                 "FAILED_RETRYABLE", "STARTED", "COMMITTED");
-        Thread.sleep(Duration.ofSeconds(16).toMillis()); // let the zombie wake up and try
+        // the zombie wakes up (15 s after it paused), tries to send with its stale fence and is refused before the tool
+        await("the zombie's send refused by its lost fence").atMost(WAIT)
+                .pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(200))
+                .until(() -> f.getJson(lone.url + "/executor/stats").path("toolonce.guards.lost{guard=pre_send}").asLong(),
+                        n -> n >= 1);
         JsonNode effect = effect(pay);
         assertThat(effect.path("count").asLong()).isEqualTo(1);
         assertThat(effect.path("fences")).extracting(JsonNode::asLong)
