@@ -64,11 +64,12 @@ public final class BurstPhase {
                 new ResultReader(intents.tenant())).start();
              KafkaProducer<byte[], byte[]> producer = producer()) {
             RelayStatsClient relay = new RelayStatsClient(target.relayUrl(), target.authorization());
-            boolean relayReset = quietly(relay::reset) != null;
-            resources.start();
+            // opened before the CPU and SQL counters start: the agent's own work is not the burst's
             Map<String, ToolIntent> burst = openSteps(count, "burst-");
+            boolean relayReset = quietly(relay::reset) != null;
             try (Connection sql = target.connect()) {
                 StatementCounts.Snapshot before = StatementCounts.take(sql);
+                resources.start();
                 long first = System.nanoTime();
                 produce(producer, burst, sentAt);
                 System.out.printf("    produced %d intents in %d ms%n", count, (System.nanoTime() - first) / 1_000_000);
