@@ -30,34 +30,25 @@ public final class CallFinisher {
         this.results = results;
     }
 
-    /** One guarded write: {@code call} out of {@code from} as {@code move} says. */
-    public record Write(ToolCall call, CallState from, Move move) {
-    }
-
     /**
      * Must run in a transaction.
      *
      * @return the updated call, or empty when {@code (id, from, fence)} no longer matches (lost guard)
      */
     public Optional<ToolCall> finish(ToolCall call, CallState from, Move move) {
-        return finishAll(List.of(new Write(call, from, move))).get(0);
+        return finishAll(List.of(new ToolCallStore.Finish(call, from, move))).get(0);
     }
 
     /**
-     * Many writes in the caller's transaction: one guarded update per call, then the answers of all of them
-     * (their waiting duplicates taken in one statement, their result events in one batched insert).
+     * Many writes in the caller's transaction: one guarded update per call (in id order, {@link
+     * ToolCallStore#finishAll}), then the answers of all of them (their waiting duplicates taken in one statement,
+     * their result events in one batched insert).
      *
      * @return per write, in order, the updated call or empty when its guard was lost
      */
-    public List<Optional<ToolCall>> finishAll(List<Write> writes) {
-        List<Optional<ToolCall>> done = new ArrayList<>(writes.size());
-        List<ToolCall> answered = new ArrayList<>();
-        for (Write w : writes) {
-            Optional<ToolCall> updated = calls.finish(w.call(), w.from(), w.move());
-            updated.filter(CallFinisher::answers).ifPresent(answered::add);
-            done.add(updated);
-        }
-        publish(answered);
+    public List<Optional<ToolCall>> finishAll(List<ToolCallStore.Finish> writes) {
+        List<Optional<ToolCall>> done = calls.finishAll(writes);
+        publish(done.stream().flatMap(Optional::stream).filter(CallFinisher::answers).toList());
         return done;
     }
 

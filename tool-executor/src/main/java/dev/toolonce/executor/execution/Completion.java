@@ -86,7 +86,7 @@ public final class Completion {
     public List<Optional<ToolCall>> recordAll(List<Recording> recordings) {
         List<Optional<ToolCall>> done = tx.execute(s -> {
             List<Optional<ToolCall>> d = finisher.finishAll(recordings.stream()
-                    .map(r -> new CallFinisher.Write(r.claimed(), CallState.STARTED, r.move())).toList());
+                    .map(r -> new ToolCallStore.Finish(r.claimed(), CallState.STARTED, r.move())).toList());
             for (int i = 0; i < recordings.size(); i++) {
                 Recording r = recordings.get(i);
                 d.get(i).ifPresent(c -> afterWin(r.claimed(), r.outcome(), c));

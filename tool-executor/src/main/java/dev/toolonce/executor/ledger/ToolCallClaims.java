@@ -54,7 +54,7 @@ public final class ToolCallClaims {
                        error_class = 'LEASE_EXPIRED',
                        updated_at = clock_timestamp()
                  WHERE c.id IN (SELECT id FROM %1$s.tool_call
-                                 WHERE state IN ('STARTED', 'RECONCILING') AND lease_expires_at < clock_timestamp()
+                                 WHERE state IN ('STARTED', 'RECONCILING') AND lease_expires_at < (SELECT clock_timestamp())
                                  ORDER BY lease_expires_at
                                  LIMIT ?
                                  FOR UPDATE SKIP LOCKED)
@@ -65,11 +65,19 @@ public final class ToolCallClaims {
             )
             SELECT %2$s FROM moved ORDER BY id
             """;
-    /** Extends the leases of calls a worker still holds; only rows whose (id, fence, state) still match win. */
+    /**
+     * Extends the leases of calls a worker still holds; only rows whose (id, fence, state) still match win. The rows
+     * are locked in ascending id order, the order a group of finishes takes them ({@link ToolCallStore#finishAll}),
+     * so a heartbeat waits for a committing group instead of deadlocking with it.
+     */
     private static final String HEARTBEAT = """
             UPDATE %1$s.tool_call
                SET lease_expires_at = clock_timestamp() + make_interval(secs => ?), updated_at = clock_timestamp()
-             WHERE state = ? AND (id, fence) IN (SELECT * FROM unnest(?::bigint[], ?::bigint[]))
+             WHERE id IN (SELECT c.id FROM %1$s.tool_call c
+                            JOIN unnest(?::bigint[], ?::bigint[]) AS h (id, fence) ON c.id = h.id AND c.fence = h.fence
+                           WHERE c.state = ?
+                           ORDER BY c.id
+                             FOR NO KEY UPDATE OF c)
             RETURNING id
             """;
     private static final String STILL_HELD = """
@@ -160,9 +168,9 @@ public final class ToolCallClaims {
         return jdbc.query(con -> {
             var ps = con.prepareStatement(sql.of(HEARTBEAT));
             ps.setDouble(1, lease.toMillis() / 1000.0);
-            ps.setString(2, state.name());
-            ps.setArray(3, con.createArrayOf("bigint", ids));
-            ps.setArray(4, con.createArrayOf("bigint", fences));
+            ps.setArray(2, con.createArrayOf("bigint", ids));
+            ps.setArray(3, con.createArrayOf("bigint", fences));
+            ps.setString(4, state.name());
             return ps;
         }, (rs, i) -> rs.getLong(1));
     }

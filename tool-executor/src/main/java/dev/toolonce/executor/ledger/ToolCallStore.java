@@ -10,8 +10,12 @@ import dev.toolonce.core.hash.RequestHash;
 import dev.toolonce.core.lifecycle.Move;
 import dev.toolonce.core.text.StoredText;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.IntStream;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
@@ -189,6 +193,26 @@ public final class ToolCallStore {
                 f.lookupFailed() ? 1 : 0, retrySecs,
                 f.to().isTerminal(), call.id(), from.name(), call.fence(), from.name(), StoredText.clean(detail));
         return rows.stream().findFirst();
+    }
+
+    /** One guarded move for {@link #finishAll}: {@code call} out of {@code from} as {@code move} says. */
+    public record Finish(ToolCall call, CallState from, Move move) {
+    }
+
+    /**
+     * Several guarded moves in the caller's transaction, each made as {@link #finish} makes it, in ascending id
+     * order whatever the order given. Every statement that locks several calls' rows takes them in that order (the
+     * lease heartbeat does; claims and the sweep skip locked rows), so a group of finishes and a heartbeat over the
+     * same calls wait for each other instead of deadlocking.
+     *
+     * @return per finish, in the order given, the updated call or empty when its guard was lost
+     */
+    public List<Optional<ToolCall>> finishAll(List<Finish> finishes) {
+        List<Optional<ToolCall>> done = new ArrayList<>(Collections.nCopies(finishes.size(), Optional.empty()));
+        IntStream.range(0, finishes.size()).boxed()
+                .sorted(Comparator.comparingLong(i -> finishes.get(i).call().id()))
+                .forEach(i -> done.set(i, finish(finishes.get(i).call(), finishes.get(i).from(), finishes.get(i).move())));
+        return done;
     }
 
     /** The call with this id, if it still exists. */

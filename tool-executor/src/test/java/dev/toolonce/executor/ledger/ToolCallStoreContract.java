@@ -15,16 +15,21 @@ import dev.toolonce.core.lifecycle.Move;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * The guarded updates of {@link ToolCallStore}, written once for any database that runs the ledger's DDL: who
@@ -200,6 +205,49 @@ abstract class ToolCallStoreContract {
         List<Long> extended = claims.heartbeat(CallState.STARTED, List.of(held.get(0), stale), LEASE);
 
         assertThat(extended).containsExactly(held.get(0).id());
+    }
+
+    @Test
+    void aGroupOfFinishesAndHeartbeatsOverTheSameCallsWaitForEachOtherAndNeverDeadlock() throws Exception {
+        TransactionTemplate tx = new TransactionTemplate(new DataSourceTransactionManager(ledger));
+        ToolCallClaims beating = claims();
+        ExecutorService heart = Executors.newSingleThreadExecutor();
+        try {
+            for (int round = 0; round < 10; round++) {
+                for (int i = 0; i < 20; i++) {
+                    planned("r" + round + "-" + i);
+                }
+                List<ToolCall> held = claims.claim("w-1", 20, LEASE);
+                List<ToolCall> descending = new ArrayList<>(held);
+                descending.sort(Comparator.comparingLong(ToolCall::id).reversed());
+                AtomicBoolean grouping = new AtomicBoolean(true);
+                CountDownLatch beatOnce = new CountDownLatch(1);
+                Future<Integer> beats = heart.submit(() -> {
+                    int n = 0;
+                    do {
+                        beating.heartbeat(CallState.STARTED, held, LEASE);
+                        beatOnce.countDown();
+                        n++;
+                    } while (grouping.get());
+                    return n;
+                });
+                beatOnce.await();
+                List<Optional<ToolCall>> done;
+                try {
+                    // Given in descending id order, as a group of completions may arrive.
+                    done = tx.execute(s -> calls.finishAll(descending.stream()
+                            .map(c -> new ToolCallStore.Finish(c, CallState.STARTED, committed("ch_" + c.id()))).toList()));
+                } finally {
+                    grouping.set(false);
+                }
+                assertThat(beats.get()).as("round %d: the heartbeats ran and none failed", round).isPositive();
+                assertThat(done).as("round %d: every finish won, answered in the order given", round)
+                        .extracting(d -> d.orElseThrow().id()).containsExactlyElementsOf(
+                                descending.stream().map(ToolCall::id).toList());
+            }
+        } finally {
+            heart.shutdownNow();
+        }
     }
 
     @Test
