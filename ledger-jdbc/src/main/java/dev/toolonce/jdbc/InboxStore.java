@@ -17,10 +17,14 @@ public final class InboxStore {
     private static final String HASH_OF = """
             SELECT payload_hash FROM %s.inbox_message WHERE consumer_group = ? AND message_id = ?
             """;
+    /**
+     * The cutoff is a scalar subquery, computed once before the scan, so the index on {@code received_at} bounds the
+     * scan; compared with a volatile expression directly, every row of the inbox was read on every purge.
+     */
     private static final String PURGE = """
             DELETE FROM %1$s.inbox_message
              WHERE ctid IN (SELECT ctid FROM %1$s.inbox_message
-                             WHERE received_at < clock_timestamp() - make_interval(secs => ?) LIMIT ?)
+                             WHERE received_at < (SELECT clock_timestamp() - make_interval(secs => ?)) LIMIT ?)
             """;
 
     /** What the inbox knew of a message. */

@@ -19,11 +19,15 @@ public final class OutboxStore {
                                           signature)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             """;
-    /** Rows leave through the WAL when they commit; the rows themselves are only kept for inspection. */
+    /**
+     * Rows leave through the WAL when they commit; the rows themselves are only kept for inspection. The cutoff is a
+     * scalar subquery, computed once, so the index on {@code created_at} bounds the scan (a volatile expression in
+     * the filter made every purge read the whole outbox).
+     */
     private static final String PURGE = """
             DELETE FROM %1$s.outbox_event
              WHERE id IN (SELECT id FROM %1$s.outbox_event
-                           WHERE created_at < clock_timestamp() - make_interval(secs => ?) LIMIT ?)
+                           WHERE created_at < (SELECT clock_timestamp() - make_interval(secs => ?)) LIMIT ?)
             """;
 
     private final JdbcTemplate jdbc;

@@ -14,7 +14,7 @@ public final class ToolCallRetention {
             WITH gone AS (
                 DELETE FROM %1$s.tool_call
                  WHERE id IN (SELECT c.id FROM %1$s.tool_call c
-                               WHERE c.terminal_at < clock_timestamp() - make_interval(secs => ?)
+                               WHERE c.terminal_at < (SELECT clock_timestamp() - make_interval(secs => ?))
                                  AND c.state IN ('COMMITTED', 'FAILED_FINAL', 'COMPENSATED')
                                  AND NOT EXISTS (SELECT 1 FROM %1$s.task_hold h WHERE h.open
                                                   AND h.tenant_id = c.tenant_id AND h.task_id = c.task_id)

@@ -18,16 +18,25 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * ({@code toolonce.review.backlog}) and tool pauses ({@code toolonce.tools.paused}: one per tool and tenant, a pause of
  * every tenant counting once — tenant ids are not tags, there may be many). One query every
  * {@code interval} refreshes them all, so a scrape never touches the database; terminal states are not counted
- * (they only grow, and counting them would scan the whole ledger). While the database is down the gauges keep
+ * (they only grow, and counting them would scan the whole ledger; each open state is read through its partial index). While the database is down the gauges keep
  * their last values.
  */
 public final class LedgerGauges implements SmartLifecycle {
+    /**
+     * One branch per partial index of open states (due, lease, compensating, unsettled), so that each reads only the
+     * open calls: a filter on "not terminal" matches no index and walked the whole ledger.
+     */
     private static final String QUERY = """
             SELECT c.state, count(*), extract(epoch FROM clock_timestamp() - min(c.created_at))
-              FROM %1$s.tool_call c
-             WHERE c.state NOT IN ('COMMITTED', 'FAILED_FINAL', 'COMPENSATED')
-             GROUP BY c.state
-             UNION ALL SELECT NULL, count(*), NULL FROM %1$s.paused_tool
+              FROM %1$s.tool_call c WHERE c.state IN ('PLANNED', 'FAILED_RETRYABLE') GROUP BY c.state
+             UNION ALL
+            SELECT c.state, count(*), NULL FROM %1$s.tool_call c WHERE c.state IN ('STARTED', 'RECONCILING') GROUP BY c.state
+             UNION ALL
+            SELECT c.state, count(*), NULL FROM %1$s.tool_call c WHERE c.state = 'COMPENSATING' GROUP BY c.state
+             UNION ALL
+            SELECT c.state, count(*), NULL FROM %1$s.tool_call c WHERE c.state IN ('UNKNOWN', 'NEEDS_REVIEW') GROUP BY c.state
+             UNION ALL
+            SELECT NULL, count(*), NULL FROM %1$s.paused_tool
             """;
 
     private final JdbcTemplate jdbc;
