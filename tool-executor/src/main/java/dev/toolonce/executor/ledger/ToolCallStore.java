@@ -211,7 +211,10 @@ public final class ToolCallStore {
         List<Optional<ToolCall>> done = new ArrayList<>(Collections.nCopies(finishes.size(), Optional.empty()));
         IntStream.range(0, finishes.size()).boxed()
                 .sorted(Comparator.comparingLong(i -> finishes.get(i).call().id()))
-                .forEach(i -> done.set(i, finish(finishes.get(i).call(), finishes.get(i).from(), finishes.get(i).move())));
+                .forEach(i -> {
+                    Finish f = finishes.get(i);
+                    done.set(i, finish(f.call(), f.from(), f.move()));
+                });
         return done;
     }
 

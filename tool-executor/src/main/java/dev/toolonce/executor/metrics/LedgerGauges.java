@@ -18,8 +18,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * ({@code toolonce.review.backlog}) and tool pauses ({@code toolonce.tools.paused}: one per tool and tenant, a pause of
  * every tenant counting once — tenant ids are not tags, there may be many). One query every
  * {@code interval} refreshes them all, so a scrape never touches the database; terminal states are not counted
- * (they only grow, and counting them would scan the whole ledger; each open state is read through its partial index). While the database is down the gauges keep
- * their last values.
+ * (they only grow, and counting them would scan the whole ledger), and each open state is read through its partial
+ * index. While the database is down the gauges keep their last values.
  */
 public final class LedgerGauges implements SmartLifecycle {
     /**
