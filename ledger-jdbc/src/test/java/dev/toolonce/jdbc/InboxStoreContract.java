@@ -92,6 +92,51 @@ abstract class InboxStoreContract {
     }
 
     @Test
+    void aBatchSaysOfEachMessageWhatRecordingThemOneByOneWouldSay() {
+        assertThat(record(inbox, "g", "old", "h1")).isEqualTo(Seen.NEW);
+        List<InboxStore.Message> batch = List.of(message("m-1", "h1"), message("old", "h1"), message("m-2", "h2"),
+                message("m-1", "h1"), message("old", "other"), message("m-2", "h3"), message("m-3", "h3"));
+        assertThat(inbox.recordAll("g", batch)).containsExactly(Seen.NEW, Seen.DUPLICATE, Seen.NEW, Seen.DUPLICATE,
+                Seen.REUSED, Seen.REUSED, Seen.NEW);
+        assertThat(record(inbox, "g", "m-2", "h2")).as("the first of a batch's twins is the one recorded")
+                .isEqualTo(Seen.DUPLICATE);
+        assertThat(inbox.recordAll("g", List.of())).isEmpty();
+        assertThat(inbox.recordAll("other", List.of(message("m-1", "h9")))).as("another group's inbox")
+                .containsExactly(Seen.NEW);
+    }
+
+    @Test
+    void aBatchRacingARecordOfOneOfItsMessagesSeesItAsADuplicate() throws Exception {
+        TransactionTemplate tx = new TransactionTemplate(new DataSourceTransactionManager(db));
+        InboxStore other = new InboxStore(new JdbcTemplate(db), schema());
+        CountDownLatch firstRecorded = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            Future<Seen> first = pool.submit(() -> tx.execute(s -> {
+                Seen seen = record(inbox, "g", "m-2", "h2");
+                firstRecorded.countDown();
+                await(release);
+                return seen;
+            }));
+            assertThat(firstRecorded.await(10, TimeUnit.SECONDS)).isTrue();
+            Future<List<Seen>> batch = pool.submit(() -> tx.execute(s -> other.recordAll("g",
+                    List.of(message("m-1", "h1"), message("m-2", "h2")))));
+            org.awaitility.Awaitility.await("the batch waits for the first transaction")
+                    .atMost(java.time.Duration.ofSeconds(10)).until(() -> waitingOnALock(db) >= 1);
+            release.countDown();
+            assertThat(first.get(10, TimeUnit.SECONDS)).isEqualTo(Seen.NEW);
+            assertThat(batch.get(10, TimeUnit.SECONDS)).containsExactly(Seen.NEW, Seen.DUPLICATE);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private static InboxStore.Message message(String id, String hash) {
+        return new InboxStore.Message(id, hash, "topic", 0, 42L);
+    }
+
+    @Test
     void aRolledBackRecordLeavesTheMessageUnseen() {
         TransactionTemplate tx = new TransactionTemplate(new DataSourceTransactionManager(db));
         tx.executeWithoutResult(s -> {

@@ -3,6 +3,7 @@ package dev.toolonce.schemas;
 import com.networknt.schema.Error;
 import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.SchemaRegistryConfig;
 import com.networknt.schema.SpecificationVersion;
 import java.io.IOException;
 import java.io.InputStream;
@@ -21,7 +22,11 @@ public final class ContractValidator {
 
     /** Loads the schemas from the classpath ({@code /schemas/*.v1.json}). */
     public ContractValidator() {
-        SchemaRegistry registry = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
+        // The contract's own patterns are checked by hand-written matchers, others by the JDK (ContractPatterns).
+        SchemaRegistryConfig config = SchemaRegistryConfig.builder()
+                .regularExpressionFactory(ContractPatterns.factory()).build();
+        SchemaRegistry registry = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12,
+                b -> b.schemaRegistryConfig(config));
         ObjectMapper mapper = new ObjectMapper();
         this.intentSchema = registry.getSchema(load(mapper, "/schemas/tool-intent.v1.json"));
         this.resultSchema = registry.getSchema(load(mapper, "/schemas/tool-result.v1.json"));

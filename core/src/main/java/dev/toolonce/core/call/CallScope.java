@@ -1,6 +1,7 @@
 package dev.toolonce.core.call;
 
-import java.util.regex.Pattern;
+import dev.toolonce.schemas.ContractPatterns;
+import java.util.function.Predicate;
 
 /**
  * The identity of one logical operation: {@code (tenantId, tool, operation, idempotencyKey)}.
@@ -9,8 +10,8 @@ import java.util.regex.Pattern;
  * @throws InvalidArgumentsException from the constructor, naming the field, when a part is malformed
  */
 public record CallScope(String tenantId, String tool, String operation, String idempotencyKey) {
-    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]{1,64}");
-    private static final Pattern KEY = Pattern.compile("[\\x20-\\x7E]{1,255}");
+    private static final Predicate<String> NAME = ContractPatterns::isName;
+    private static final Predicate<String> KEY = k -> ContractPatterns.isPrintableAscii(k, 255);
 
     public CallScope {
         requireMatch("tenantId", tenantId, NAME, "1-64 characters of [A-Za-z0-9._-]");
@@ -29,12 +30,12 @@ public record CallScope(String tenantId, String tool, String operation, String i
         return recordKey();
     }
 
-    private static void requireMatch(String field, String value, Pattern pattern, String rule) {
+    private static void requireMatch(String field, String value, Predicate<String> rule, String ruleText) {
         if (value == null) {
             throw new InvalidArgumentsException(field, "is missing");
         }
-        if (!pattern.matcher(value).matches()) {
-            throw new InvalidArgumentsException(field, "must be " + rule);
+        if (!rule.test(value)) {
+            throw new InvalidArgumentsException(field, "must be " + ruleText);
         }
     }
 }

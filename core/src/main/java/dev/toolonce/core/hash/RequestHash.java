@@ -1,13 +1,11 @@
 package dev.toolonce.core.hash;
 
-import java.util.regex.Pattern;
+import dev.toolonce.schemas.ContractPatterns;
 
 /** {@code sha256:<64 lowercase hex>}: the hash that binds an idempotency key to its request. */
 public record RequestHash(String value) {
-    private static final Pattern FORM = Pattern.compile("sha256:[0-9a-f]{64}");
-
     public RequestHash {
-        if (value == null || !FORM.matcher(value).matches()) {
+        if (!ContractPatterns.isRequestHash(value)) {
             throw new IllegalArgumentException("request hash must be sha256:<64 hex>, was " + value);
         }
     }

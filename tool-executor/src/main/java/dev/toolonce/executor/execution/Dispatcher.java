@@ -8,9 +8,12 @@ import dev.toolonce.executor.metrics.ExecutorStats;
 import dev.toolonce.core.outcome.ToolOutcome;
 import dev.toolonce.executor.ledger.ToolCallClaims;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Queue;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -61,6 +64,11 @@ public final class Dispatcher implements SmartLifecycle {
     private volatile boolean failing;
     private volatile long lastRound = System.nanoTime();
     private volatile Thread loop;
+    /** Ids of calls just planned by this process's intake, oldest first; see {@link #offer}. */
+    private final Queue<Long> hints = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger hintCount = new AtomicInteger();
+    private static final int MAX_HINTS = 16_384;
+    private volatile long lastWalk = System.nanoTime();
 
     /** Timing of claims: how many, for how long, how often to extend and to look for work. */
     public record Settings(int workers, int claimBatch, Duration lease, Duration heartbeat, Duration idlePoll) {
@@ -93,6 +101,22 @@ public final class Dispatcher implements SmartLifecycle {
     /** Asks the dispatcher to look for due work now (called after intake commits). */
     public void wake() {
         wakeups.release();
+    }
+
+    /**
+     * Hands over the ids of calls intake has just planned (committed), so that they are claimed by primary key
+     * rather than found by walking the due index (docs/protocol.md §19). A hint is only a shortcut: the claim
+     * re-checks every guard, and a call whose hint is dropped (the queue is full, another executor took it) is found
+     * by the walk that runs at least every idle poll. Call {@link #wake} afterwards.
+     */
+    public void offer(List<Long> plannedIds) {
+        for (Long id : plannedIds) {
+            if (hintCount.incrementAndGet() > MAX_HINTS) {
+                hintCount.decrementAndGet();
+                return;
+            }
+            hints.add(id);
+        }
     }
 
     @Override
@@ -131,7 +155,7 @@ public final class Dispatcher implements SmartLifecycle {
             lastRound = System.nanoTime();
             try {
                 int claimed = claimAndSubmit();
-                if (claimed == 0) {
+                if (claimed == 0 && hintCount.get() == 0) {
                     wakeups.tryAcquire(idlePoll.toMillis(), TimeUnit.MILLISECONDS);
                     wakeups.drainPermits();
                 }
@@ -162,7 +186,14 @@ public final class Dispatcher implements SmartLifecycle {
         int submitted = 0;
         try {
             long sentAt = System.nanoTime();
-            List<ToolCall> claimed = tx.execute(s -> claims.claim(owner, Math.min(free, claimBatch), lease));
+            int limit = Math.min(free, claimBatch);
+            List<Long> hinted = walkDue(sentAt) ? List.of() : takeHints(limit);
+            List<ToolCall> claimed = hinted.isEmpty()
+                    ? tx.execute(s -> claims.claim(owner, limit, lease))
+                    : tx.execute(s -> claims.claimByIds(owner, hinted, lease));
+            if (hinted.isEmpty()) {
+                lastWalk = sentAt;
+            }
             for (ToolCall call : claimed) {
                 workers.execute(() -> runOne(call, sentAt));
                 submitted++;
@@ -171,6 +202,24 @@ public final class Dispatcher implements SmartLifecycle {
         } finally {
             freeWorkers.release(free - submitted);
         }
+    }
+
+    /**
+     * Whether this round walks the due index: when no hint waits, and at least once per idle poll whatever the hints,
+     * so that retries that came due and calls planned elsewhere are not starved by a stream of fresh plans.
+     */
+    private boolean walkDue(long now) {
+        return hintCount.get() == 0 || now - lastWalk >= idlePoll.toNanos();
+    }
+
+    private List<Long> takeHints(int limit) {
+        List<Long> taken = new ArrayList<>(limit);
+        Long id;
+        while (taken.size() < limit && (id = hints.poll()) != null) {
+            hintCount.decrementAndGet();
+            taken.add(id);
+        }
+        return taken;
     }
 
     /**

@@ -21,6 +21,8 @@ import dev.toolonce.schemas.ToolIntent;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -32,14 +34,21 @@ public final class Intake {
     /** What intake did with an intent; counted by the listener. */
     public enum Disposition { PLANNED, DUPLICATE_MESSAGE, REJECTED, REPLAYED, AWAITING }
 
-    /** What intake did with one intent; {@code code} is the error code of a rejection, else null. */
-    public record Taken(Disposition disposition, String code) {
+    /**
+     * What intake did with one intent; {@code code} is the error code of a rejection, else null; {@code plannedId} the
+     * id of the call it planned, else null.
+     */
+    public record Taken(Disposition disposition, String code, Long plannedId) implements Checked {
         static Taken as(Disposition disposition) {
-            return new Taken(disposition, null);
+            return new Taken(disposition, null, null);
         }
 
         static Taken rejected(String code) {
-            return new Taken(Disposition.REJECTED, code);
+            return new Taken(Disposition.REJECTED, code, null);
+        }
+
+        static Taken planned(long callId) {
+            return new Taken(Disposition.PLANNED, null, callId);
         }
     }
 
@@ -71,10 +80,44 @@ public final class Intake {
 
     /** Must run inside a transaction; idempotent per message id thanks to the inbox. */
     public Taken record(ParsedIntent.Accepted a) {
+        return recordAll(List.of(a)).get(0);
+    }
+
+    /**
+     * Takes a poll batch in the caller's transaction with a fixed number of statements for its common case
+     * (docs/protocol.md §19): one inbox insert for every intent, then one plan insert for every intent that opens a new
+     * scope, and one re-check of their tombstones. Each intent ends as it would have had the batch been taken one
+     * intent after the other, in order: a redelivery or a second intent of a scope within the batch meets the row the
+     * first one wrote. Only the rare cases (a message or scope seen before, a refusal) cost statements of their own.
+     *
+     * @return per intent, in order, what intake did with it
+     */
+    public List<Taken> recordAll(List<ParsedIntent.Accepted> batch) {
+        List<InboxStore.Seen> seen = inbox.recordAll(consumerGroup, batch.stream().map(Intake::message).toList());
+        Taken[] taken = new Taken[batch.size()];
+        List<Integer> planning = new ArrayList<>();
+        List<ToPlan> plans = new ArrayList<>();
+        for (int i = 0; i < batch.size(); i++) {
+            Checked checked = check(batch.get(i), seen.get(i));
+            if (checked instanceof Taken t) {
+                taken[i] = t;
+            } else if (checked instanceof ToPlan p) {
+                planning.add(i);
+                plans.add(p);
+            }
+        }
+        List<Optional<ToolCall>> planned = calls.insertAllPlanned(plans.stream().map(ToPlan::call).toList());
+        for (int j = 0; j < plans.size(); j++) {
+            ToPlan p = plans.get(j);
+            taken[planning.get(j)] = planned.get(j).isPresent() ? planned(planned.get(j).get()) : scopeTaken(p);
+        }
+        return List.of(taken);
+    }
+
+    /** What inbox and intake make of an intent before the ledger is touched. */
+    private Checked check(ParsedIntent.Accepted a, InboxStore.Seen seen) {
         ToolIntent intent = a.intent();
         Addressee to = new Addressee(a.messageId(), intent.taskId(), intent.stepId(), a.traceparent());
-        InboxStore.Seen seen = inbox.record(consumerGroup, a.messageId(), a.payloadHash(), a.record().topic(),
-                a.record().partition(), a.record().offset());
         if (seen == InboxStore.Seen.DUPLICATE) {
             return Taken.as(Disposition.DUPLICATE_MESSAGE);
         }
@@ -99,43 +142,60 @@ public final class Intake {
         } catch (InvalidArgumentsException e) {
             return reject(scope, null, to, "INVALID_ARGUMENTS", e.getMessage());
         }
-        return decideAndAct(a, scope, hash, requestedAt, to);
-    }
-
-    /**
-     * Insert first: most intents open a new scope, and the insert alone settles them. Only when the scope is
-     * taken (or purged) is its row read, under a share lock, and the decider asked what the taken scope means
-     * ({@link Decider#onTaken}); the acceptance window is checked once, before the insert.
-     */
-    private Taken decideAndAct(ParsedIntent.Accepted a, CallScope scope, RequestHash hash,
-                                     Instant requestedAt, Addressee to) {
+        // The acceptance window is checked once, before the insert.
         Optional<Decision.Reject> refused = decider.admit(requestedAt, clock.instant());
         if (refused.isPresent()) {
             return act(refused.get(), scope, hash, to);
         }
-        ToolIntent i = a.intent();
-        ToolCallStore.NewCall call = new ToolCallStore.NewCall(scope, ProviderKey.of(scope), hash,
-                i.arguments().toString(), i.taskId(), i.stepId(), a.messageId(), to.traceparent());
+        return new ToPlan(new ToolCallStore.NewCall(scope, ProviderKey.of(scope), hash, intent.arguments().toString(),
+                intent.taskId(), intent.stepId(), a.messageId(), to.traceparent()), to);
+    }
+
+    /** What the checks before the ledger made of an intent: taken already, or a call to plan. */
+    private sealed interface Checked permits Taken, ToPlan {
+    }
+
+    /** An intent that passed every check, with the call it would plan and where its answer goes. */
+    private record ToPlan(ToolCallStore.NewCall call, Addressee to) implements Checked {
+    }
+
+    private Taken planned(ToolCall call) {
+        if (call.kind() == CallKind.COMPENSATION) {
+            holds.holdCompensation(call.id()); // released once the original is COMPENSATING
+        }
+        return Taken.planned(call.id());
+    }
+
+    /**
+     * The plan insert found the scope taken (or purged): insert first, because most intents open a new scope and the
+     * insert alone settles them. Only now is the scope's row read, under a share lock, and the decider asked what the
+     * taken scope means ({@link Decider#onTaken}).
+     */
+    private Taken scopeTaken(ToPlan p) {
+        CallScope scope = p.call().scope();
+        RequestHash hash = p.call().requestHash();
         for (int tries = 0; tries < 2; tries++) {
-            Optional<ToolCall> planned = calls.insertPlanned(call);
-            if (planned.isPresent()) {
-                if (planned.get().kind() == CallKind.COMPENSATION) {
-                    holds.holdCompensation(planned.get().id()); // released once the original is COMPENSATING
-                }
-                return Taken.as(Disposition.PLANNED);
-            }
             Optional<ToolCall> existing = calls.findForShare(scope);
             if (existing.isPresent()) {
-                return act(decider.onTaken(existing.get(), hash), scope, hash, to);
+                return act(decider.onTaken(existing.get(), hash), scope, hash, p.to());
             }
             Optional<String> purged = calls.tombstone(scope);
             if (purged.isPresent()) {
-                return reject(scope, hash.value(), to, Decider.KEY_EXPIRED, "scope " + scope
+                return reject(scope, hash.value(), p.to(), Decider.KEY_EXPIRED, "scope " + scope
                         + " outlived the retention window; its call ended " + purged.get() + " and was purged");
             }
             // The conflicting insert of another transaction rolled back: try to plan again.
+            Optional<ToolCall> planned = calls.insertPlanned(p.call());
+            if (planned.isPresent()) {
+                return planned(planned.get());
+            }
         }
         throw new IllegalStateException("scope " + scope + " could be neither planned nor read");
+    }
+
+    private static InboxStore.Message message(ParsedIntent.Accepted a) {
+        return new InboxStore.Message(a.messageId(), a.payloadHash(), a.record().topic(), a.record().partition(),
+                a.record().offset());
     }
 
     private Taken act(Decision decision, CallScope scope, RequestHash hash, Addressee to) {

@@ -8,6 +8,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.function.BooleanSupplier;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.springframework.kafka.annotation.KafkaListener;
@@ -35,8 +36,9 @@ public final class IntentListener {
                 batch -> {
                     // Counted only once the transaction committed: a rolled-back batch is applied again.
                     List<Intake.Taken> done = new ArrayList<>(batch.size());
-                    tx.executeWithoutResult(s -> batch.forEach(a -> done.add(intake.record(a))));
+                    tx.executeWithoutResult(s -> done.addAll(intake.recordAll(batch)));
                     done.forEach(stats::count);
+                    dispatcher.offer(done.stream().map(Intake.Taken::plannedId).filter(Objects::nonNull).toList());
                 },
                 deadLetters, databaseAnswers, (record, decoded, code, message) -> { }, meters);
     }

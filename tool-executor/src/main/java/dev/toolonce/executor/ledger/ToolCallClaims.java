@@ -43,6 +43,34 @@ public final class ToolCallClaims {
             )
             SELECT %2$s FROM moved ORDER BY id
             """;
+    /**
+     * {@link #CLAIM} of the calls with these ids that are due, found by primary key instead of by walking the due
+     * index: the calls this executor's intake has just planned (docs/protocol.md §19). The same guards apply; an id
+     * that is no longer due, held, paused or locked by another claimant is simply not taken.
+     */
+    @SqlTransition(from = {CallState.PLANNED, CallState.FAILED_RETRYABLE}, to = CallState.STARTED)
+    private static final String CLAIM_BY_ID = """
+            WITH moved AS (
+                UPDATE %1$s.tool_call c
+                   SET state = 'STARTED', fence = c.fence + 1, attempts = c.attempts + 1, lookup_failures = 0,
+                       lease_owner = ?,
+                       lease_expires_at = clock_timestamp() + make_interval(secs => ?),
+                       started_at = coalesce(c.started_at, clock_timestamp()), updated_at = clock_timestamp()
+                 WHERE c.id IN (SELECT q.id FROM %1$s.tool_call q
+                                 WHERE q.id = ANY(?::bigint[])
+                                   AND q.state IN ('PLANNED', 'FAILED_RETRYABLE') AND NOT q.held
+                                   AND (q.next_attempt_at IS NULL OR q.next_attempt_at <= clock_timestamp())
+                                   AND NOT EXISTS (SELECT 1 FROM %1$s.paused_tool p
+                                                    WHERE p.tool = q.tool AND p.tenant_id IN ('*', q.tenant_id))
+                                 ORDER BY q.id
+                                 FOR UPDATE SKIP LOCKED)
+                RETURNING %2$s
+            ), noted AS (
+                INSERT INTO %1$s.tool_call_attempt (call_id, fence, from_state, to_state, detail)
+                SELECT id, fence, NULL, 'STARTED', ? FROM moved
+            )
+            SELECT %2$s FROM moved ORDER BY id
+            """;
     /** A STARTED or RECONCILING call whose lease ran out: its outcome is unknown; fence + 1 shuts out the old holder. */
     @SqlTransition(from = {CallState.STARTED, CallState.RECONCILING}, to = CallState.UNKNOWN)
     private static final String SWEEP = """
@@ -126,6 +154,24 @@ public final class ToolCallClaims {
     public List<ToolCall> claim(String owner, int limit, Duration lease) {
         return jdbc.query(sql.of(CLAIM), LedgerSql.CALL, owner, lease.toMillis() / 1000.0, limit,
                 StoredText.clean("claimed by " + owner));
+    }
+
+    /**
+     * Claims those of the given calls that are due, as {@link #claim} would, without walking the due index: for ids
+     * known to have just been planned. An id that is not due (claimed meanwhile, held, paused, gone) is left out.
+     */
+    public List<ToolCall> claimByIds(String owner, List<Long> ids, Duration lease) {
+        if (ids.isEmpty()) {
+            return List.of();
+        }
+        return jdbc.query(con -> {
+            var ps = con.prepareStatement(sql.of(CLAIM_BY_ID));
+            ps.setString(1, owner);
+            ps.setDouble(2, lease.toMillis() / 1000.0);
+            ps.setArray(3, con.createArrayOf("int8", ids.toArray()));
+            ps.setString(4, StoredText.clean("claimed by " + owner));
+            return ps;
+        }, LedgerSql.CALL);
     }
 
     /**

@@ -13,8 +13,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
 import java.util.stream.IntStream;
 import org.springframework.jdbc.core.JdbcTemplate;
 
@@ -46,6 +51,35 @@ public final class ToolCallStore {
                                   AND t.idempotency_key = v.idempotency_key)
             ON CONFLICT (tenant_id, tool, operation, idempotency_key) DO NOTHING
             RETURNING %2$s
+            """;
+    /**
+     * {@link #INSERT_PLANNED} for a whole intake batch in one statement, in the batch's order: of two calls of one
+     * scope in a batch the first is planned and the second conflicts with it, as in two statements.
+     */
+    @SqlTransition(from = {}, to = CallState.PLANNED)
+    private static final String INSERT_ALL_PLANNED = """
+            INSERT INTO %1$s.tool_call (tenant_id, tool, operation, idempotency_key, provider_key, request_hash,
+                arguments, state, task_id, step_id, intent_message_id, traceparent, kind)
+            SELECT v.tenant_id, v.tool, v.operation, v.idempotency_key, v.provider_key, v.request_hash, v.arguments,
+                   'PLANNED', v.task_id, v.step_id, v.intent_message_id, v.traceparent, v.kind
+              FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[],
+                          ?::text[], ?::text[], ?::text[], ?::text[]) WITH ORDINALITY
+                   AS v (tenant_id, tool, operation, idempotency_key, provider_key, request_hash, arguments, task_id,
+                         step_id, intent_message_id, traceparent, kind, n)
+             WHERE NOT EXISTS (SELECT 1 FROM %1$s.tool_call_tombstone t
+                                WHERE t.tenant_id = v.tenant_id AND t.tool = v.tool AND t.operation = v.operation
+                                  AND t.idempotency_key = v.idempotency_key)
+             ORDER BY v.n
+            ON CONFLICT (tenant_id, tool, operation, idempotency_key) DO NOTHING
+            RETURNING %2$s
+            """;
+    /** {@link #PURGED_MEANWHILE} for the calls a batch planned: the ids of those whose scope was purged meanwhile. */
+    private static final String PURGED_MEANWHILE_ALL = """
+            SELECT c.id FROM unnest(?::bigint[], ?::text[], ?::text[], ?::text[], ?::text[])
+                   AS c (id, tenant_id, tool, operation, idempotency_key)
+             WHERE EXISTS (SELECT 1 FROM %1$s.tool_call_tombstone t
+                            WHERE t.tenant_id = c.tenant_id AND t.tool = c.tool AND t.operation = c.operation
+                              AND t.idempotency_key = c.idempotency_key)
             """;
     private static final String FIND_FOR_SHARE = """
             SELECT %2$s FROM %1$s.tool_call
@@ -160,6 +194,52 @@ public final class ToolCallStore {
             return Optional.empty();
         }
         return Optional.of(call);
+    }
+
+    /**
+     * {@link #insertPlanned} for many calls in two statements whatever their number (docs/protocol.md §19): per call,
+     * in the order given, the PLANNED call, or empty when its scope already had a call (perhaps one planned earlier
+     * in this list) or was purged. Each call's {@code intentMessageId} must be unique in the list.
+     */
+    public List<Optional<ToolCall>> insertAllPlanned(List<NewCall> newCalls) {
+        if (newCalls.isEmpty()) {
+            return List.of();
+        }
+        List<ToolCall> rows = jdbc.query(con -> {
+            var ps = con.prepareStatement(sql.of(INSERT_ALL_PLANNED));
+            List<Function<NewCall, String>> columns = List.of(c -> c.scope().tenantId(),
+                    c -> c.scope().tool(), c -> c.scope().operation(), c -> c.scope().idempotencyKey(),
+                    c -> c.providerKey().value(), c -> c.requestHash().value(), NewCall::argumentsJson, NewCall::taskId,
+                    NewCall::stepId, NewCall::intentMessageId, NewCall::traceparent,
+                    c -> CallKind.of(c.scope().operation()).name());
+            for (int i = 0; i < columns.size(); i++) {
+                ps.setArray(i + 1, con.createArrayOf("text", newCalls.stream().map(columns.get(i)).toArray()));
+            }
+            return ps;
+        }, LedgerSql.CALL);
+        Set<Long> purged = rows.isEmpty() ? Set.of() : purgedMeanwhile(rows);
+        Map<String, ToolCall> byIntent = new HashMap<>();
+        for (ToolCall call : rows) {
+            if (purged.contains(call.id())) {
+                jdbc.update(sql.of(DISCARD_PLANNED), call.id()); // as insertPlanned: undone, nobody saw it
+            } else {
+                byIntent.put(call.intentMessageId(), call);
+            }
+        }
+        return newCalls.stream().map(c -> Optional.ofNullable(byIntent.get(c.intentMessageId()))).toList();
+    }
+
+    /** The ids of fresh plans whose scope a purge tombstoned meanwhile (see insertPlanned), in one statement. */
+    private Set<Long> purgedMeanwhile(List<ToolCall> planned) {
+        return new HashSet<>(jdbc.query(con -> {
+            var ps = con.prepareStatement(sql.of(PURGED_MEANWHILE_ALL));
+            ps.setArray(1, con.createArrayOf("int8", planned.stream().map(ToolCall::id).toArray()));
+            ps.setArray(2, con.createArrayOf("text", planned.stream().map(c -> c.scope().tenantId()).toArray()));
+            ps.setArray(3, con.createArrayOf("text", planned.stream().map(c -> c.scope().tool()).toArray()));
+            ps.setArray(4, con.createArrayOf("text", planned.stream().map(c -> c.scope().operation()).toArray()));
+            ps.setArray(5, con.createArrayOf("text", planned.stream().map(c -> c.scope().idempotencyKey()).toArray()));
+            return ps;
+        }, (rs, i) -> rs.getLong(1)));
     }
 
     /**

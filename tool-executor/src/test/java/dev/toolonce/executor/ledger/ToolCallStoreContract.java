@@ -102,6 +102,67 @@ abstract class ToolCallStoreContract {
     }
 
     @Test
+    void aBatchOfPlansPlansEachNewScopeOnceInOrderAndAnswersPerCall() {
+        ToolCall before = planned("taken");
+        List<Optional<ToolCall>> planned = calls.insertAllPlanned(List.of(newCall("k-1", "m-1"), newCall("taken", "m-2"),
+                newCall("k-2", "m-3"), newCall("k-1", "m-4")));
+
+        assertThat(planned).hasSize(4);
+        assertThat(planned.get(0)).get().satisfies(c -> {
+            assertThat(c.state()).isEqualTo(CallState.PLANNED);
+            assertThat(c.intentMessageId()).isEqualTo("m-1");
+            assertThat(c.traceparent()).isEqualTo(TRACE);
+        });
+        assertThat(planned.get(1)).as("a scope planned before the batch").isEmpty();
+        assertThat(planned.get(2)).get().extracting(ToolCall::intentMessageId).isEqualTo("m-3");
+        assertThat(planned.get(3)).as("the second of a batch's twins meets the first").isEmpty();
+        assertThat(calls.find(before.scope())).get().extracting(ToolCall::intentMessageId).isEqualTo("m-taken");
+        assertThat(calls.find(planned.get(0).get().scope())).get().extracting(ToolCall::intentMessageId).isEqualTo("m-1");
+        assertThat(calls.insertAllPlanned(List.of())).isEmpty();
+    }
+
+    @Test
+    void aBatchOfPlansRefusesAPurgedScope() {
+        ToolCall done = planned("done");
+        ToolCall claimed = claims.claim("w-1", 10, LEASE).get(0);
+        calls.finish(claimed, CallState.STARTED, committed("ch_1")).orElseThrow();
+        assertThat(new ToolCallRetention(new JdbcTemplate(ledger), schema()).purgeTerminal(Duration.ZERO, 10)).isEqualTo(1);
+
+        List<Optional<ToolCall>> planned = calls.insertAllPlanned(List.of(newCall("done", "m-late"),
+                newCall("fresh", "m-fresh")));
+
+        assertThat(planned.get(0)).as("the tombstone refuses the scope").isEmpty();
+        assertThat(planned.get(1)).isPresent();
+        assertThat(calls.find(done.scope())).isEmpty();
+    }
+
+    @Test
+    void aClaimByIdTakesOnlyTheDueCallsNamedAndEachOnce() {
+        ToolCall first = planned("k-1");
+        ToolCall second = planned("k-2");
+        ToolCall notNamed = planned("k-3");
+        CallScope undo = new CallScope("acme", "payments", "charge.compensate", "k-1");
+        ToolCall held = calls.insertPlanned(new ToolCallStore.NewCall(undo, ProviderKey.of(undo),
+                new RequestHash("sha256:" + "b".repeat(64)), "{}", "task", "step", "m-undo", TRACE)).orElseThrow();
+        assertThat(new ToolCallCompensations(new JdbcTemplate(ledger), schema()).holdCompensation(held.id())).isTrue();
+
+        List<ToolCall> won = claims.claimByIds("w-1", List.of(second.id(), first.id(), held.id(), 999_999L), LEASE);
+        List<ToolCall> again = claims().claimByIds("w-2", List.of(first.id(), second.id()), LEASE);
+
+        assertThat(won).extracting(ToolCall::id).as("in id order; a held call and an unknown id are not taken")
+                .containsExactly(first.id(), second.id());
+        assertThat(won).allSatisfy(c -> {
+            assertThat(c.state()).isEqualTo(CallState.STARTED);
+            assertThat(c.fence()).isEqualTo(1);
+            assertThat(c.attempts()).isEqualTo(1);
+        });
+        assertThat(again).as("a claimed call is not due").isEmpty();
+        assertThat(claims.claim("w-3", 10, LEASE)).extracting(ToolCall::id).as("the walk finds what was not named")
+                .containsExactly(notNamed.id());
+        assertThat(claims.claimByIds("w-1", List.of(), LEASE)).isEmpty();
+    }
+
+    @Test
     void aClaimMovesPlannedToStartedWithFencePlusOneAndASecondClaimGetsNothing() {
         ToolCall call = planned("k-1");
 
