@@ -10,9 +10,12 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+import dev.toolonce.schemas.ToolResult;
 import dev.toolonce.schemas.Contract;
 import dev.toolonce.schemas.TraceParent;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -83,7 +86,7 @@ public final class ResultListener {
                 decoder::decode,
                 batch -> {
                     List<Boolean> outcomes = new ArrayList<>(batch.size());
-                    tx.executeWithoutResult(s -> batch.forEach(r -> outcomes.add(handle(r))));
+                    tx.executeWithoutResult(s -> outcomes.addAll(handleAll(batch)));
                     outcomes.forEach(this::count);
                 },
                 deadLetters, databaseAnswers,
@@ -107,18 +110,80 @@ public final class ResultListener {
     }
 
     /**
-     * Applies one result with its trace in the logging context (docs/contract.md §14): what the handlers log, and the
-     * intents a task publishes next through the default {@code TraceContext}, carry the trace the result came with.
+     * Applies a poll batch in the caller's transaction: one inbox insert for every result, then the new results
+     * applied to their steps together ({@link StepResults#applyAll}) and the handlers called for each, in order. When
+     * two new results belong to one task, each result is applied and handled before the next, as {@link #handle}
+     * does, so that the engine never sees a later result of its task applied before it has handled an earlier one.
      *
-     * @return null for a duplicate message, else whether a step changed
+     * @return per result, in order: null for a duplicate message, else whether a step changed
      */
-    private Boolean handle(ResultDecoder.Readable r) {
+    private List<Boolean> handleAll(List<ResultDecoder.Readable> batch) {
+        if (batch.size() < 2) {
+            return batch.stream().map(this::handle).toList();
+        }
+        List<InboxStore.Seen> seen = inbox.recordAll(group, batch.stream().map(ResultListener::message).toList());
+        List<ResultDecoder.Readable> fresh = new ArrayList<>(batch.size());
+        for (int i = 0; i < batch.size(); i++) {
+            if (seen.get(i) == InboxStore.Seen.NEW) {
+                fresh.add(batch.get(i));
+            }
+        }
+        List<ToolResult> results = fresh.stream().map(ResultDecoder.Readable::result).toList();
+        List<Boolean> applied = oneResultPerTask(results) ? steps.applyAll(results) : null;
+        List<Boolean> outcomes = new ArrayList<>(batch.size());
+        int f = 0;
+        for (int i = 0; i < batch.size(); i++) {
+            if (seen.get(i) != InboxStore.Seen.NEW) {
+                outcomes.add(null);
+                continue;
+            }
+            ResultDecoder.Readable r = fresh.get(f);
+            Boolean done = applied == null ? null : applied.get(f);
+            f++;
+            outcomes.add(withTrace(r, () -> {
+                boolean changed = done != null ? done : steps.apply(r.result());
+                handlers.forEach(handler -> handler.onResult(r.result(), changed));
+                return changed;
+            }));
+        }
+        return outcomes;
+    }
+
+    private static boolean oneResultPerTask(List<ToolResult> results) {
+        List<List<String>> tasks = results.stream().filter(r -> r.taskId() != null)
+                .map(r -> List.of(r.tenantId(), r.taskId())).toList();
+        return new HashSet<>(tasks).size() == tasks.size();
+    }
+
+    private static InboxStore.Message message(ResultDecoder.Readable r) {
+        return new InboxStore.Message(r.messageId(), PayloadHash.of(r.record().value()), r.record().topic(),
+                r.record().partition(), r.record().offset());
+    }
+
+    /** Runs {@code work} with the result's trace in the logging context (docs/contract.md §14). */
+    private static <T> T withTrace(ResultDecoder.Readable r, Supplier<T> work) {
         Header h = r.record().headers().lastHeader(Contract.TRACEPARENT);
         String traceparent = h == null ? null : TraceParent.valid(h.value());
         if (traceparent != null) {
             MDC.put(TraceContext.MDC_TRACEPARENT, traceparent);
         }
         try {
+            return work.get();
+        } finally {
+            if (traceparent != null) {
+                MDC.remove(TraceContext.MDC_TRACEPARENT);
+            }
+        }
+    }
+
+    /**
+     * Applies one result with its trace in the logging context (docs/contract.md §14): what the handlers log, and the
+     * intents a task publishes next through the default {@code TraceContext}, carry the trace the result came with.
+     *
+     * @return null for a duplicate message, else whether a step changed
+     */
+    private Boolean handle(ResultDecoder.Readable r) {
+        return withTrace(r, () -> {
             InboxStore.Seen seen = inbox.record(group, r.messageId(), PayloadHash.of(r.record().value()),
                     r.record().topic(), r.record().partition(), r.record().offset());
             if (seen != InboxStore.Seen.NEW) {
@@ -127,11 +192,7 @@ public final class ResultListener {
             boolean applied = steps.apply(r.result());
             handlers.forEach(handler -> handler.onResult(r.result(), applied));
             return applied;
-        } finally {
-            if (traceparent != null) {
-                MDC.remove(TraceContext.MDC_TRACEPARENT);
-            }
-        }
+        });
     }
 
     private void count(Boolean outcome) {

@@ -8,6 +8,12 @@ import dev.toolonce.schemas.ToolResult;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Savepoint;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Function;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.springframework.jdbc.core.ArgumentPreparedStatementSetter;
 import org.springframework.jdbc.core.ConnectionCallback;
@@ -57,6 +63,37 @@ public final class StepResults {
                AND call_version < ?
                AND (NOT ? OR CAST(? AS text) = ANY(intent_message_ids))
             """;
+    /**
+     * {@link #APPLY} for many results in one statement, each a row of the arrays; it answers the ordinals of the
+     * results that changed their step. Only for results that name distinct steps: two rows of one step would change
+     * it once, not one after the other.
+     */
+    private static final String APPLY_ALL = """
+            UPDATE %s.agent_step s
+               SET status = v.status, call_version = v.call_version,
+                   external_object_id = coalesce(v.external_object_id, s.external_object_id),
+                   result = coalesce(v.result, s.result), error_code = v.error_code, error_message = v.error_message,
+                   result_message_id = v.result_message_id, updated_at = clock_timestamp()
+              FROM unnest(?::text[], ?::bigint[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[],
+                          ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::boolean[], ?::text[]) WITH ORDINALITY
+                   AS v (status, call_version, external_object_id, result, error_code, error_message, result_message_id,
+                         task_id, step_id, tenant_id, tool, operation, idempotency_key, needs_own_intent,
+                         intent_message_id, n)
+             WHERE s.task_id = v.task_id AND s.step_id = v.step_id
+               AND s.tenant_id = v.tenant_id AND s.tool = v.tool AND s.operation = v.operation
+               AND s.idempotency_key = v.idempotency_key
+               AND s.call_version < v.call_version
+               AND (NOT v.needs_own_intent OR v.intent_message_id = ANY(s.intent_message_ids))
+            RETURNING v.n
+            """;
+    /** {@link #LOG} for many results in one statement. */
+    private static final String LOG_ALL = """
+            INSERT INTO %s.step_result_log (result_message_id, intent_message_id, task_id, step_id, status,
+                call_version, applied, reason)
+            SELECT * FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::bigint[], ?::boolean[],
+                                 ?::text[])
+            ON CONFLICT (result_message_id) DO NOTHING
+            """;
     private static final String STEP_VISIBLE = """
             SELECT count(*) FROM %s.agent_step WHERE tenant_id = ? AND task_id = ? AND step_id = ? AND idempotency_key = ?
             """;
@@ -83,6 +120,8 @@ public final class StepResults {
     private final String open;
     private final String probe;
     private final String apply;
+    private final String applyAll;
+    private final String logAll;
     private final String stepVisible;
     private final String scopedStep;
     private final String log;
@@ -95,6 +134,8 @@ public final class StepResults {
         this.open = OPEN.formatted(schema);
         this.probe = PROBE.formatted(schema);
         this.apply = APPLY.formatted(schema);
+        this.applyAll = APPLY_ALL.formatted(schema);
+        this.logAll = LOG_ALL.formatted(schema);
         this.stepVisible = STEP_VISIBLE.formatted(schema);
         this.scopedStep = SCOPED_STEP.formatted(schema);
         this.log = LOG.formatted(schema);
@@ -173,6 +214,82 @@ public final class StepResults {
         jdbc.update(log, r.messageId(), r.intentMessageId(), r.taskId(), r.stepId(), r.status().name(),
                 r.callVersion(), applied, applied ? "applied" : reason(r));
         return applied;
+    }
+
+    /**
+     * {@link #apply} for the results of a poll batch, in the inbox transaction, with one update and one log insert for
+     * the whole batch when every result that could change a step names a different step: each result then changes its
+     * step exactly as {@link #apply} would, since no two of them meet on one row. Otherwise the results are applied
+     * one after the other. A result that changed nothing takes {@link #apply}'s path for it alone (the wait for a step
+     * still in flight, and the reason logged).
+     *
+     * @return per result, in order, whether a step changed
+     */
+    public List<Boolean> applyAll(List<ToolResult> results) {
+        List<ToolResult> eligible = results.stream().filter(StepResults::couldChangeAStep).toList();
+        if (results.size() < 2 || eligible.stream().map(StepResults::stepOf).distinct().count() < eligible.size()) {
+            return results.stream().map(this::apply).toList();
+        }
+        Set<Integer> changed = changedAll(eligible);
+        List<Boolean> applied = new ArrayList<>(results.size());
+        List<String> reasons = new ArrayList<>(results.size());
+        int e = 0;
+        for (ToolResult r : results) {
+            boolean did = couldChangeAStep(r) && changed.contains(++e);
+            if (!did && r.taskId() != null && r.stepId() != null && !stepVisible(r) && stepInFlight(r)) {
+                did = update(r);
+            }
+            applied.add(did);
+            reasons.add(did ? "applied" : reason(r));
+        }
+        logAll(results, applied, reasons);
+        return applied;
+    }
+
+    private static boolean couldChangeAStep(ToolResult r) {
+        return r.taskId() != null && r.stepId() != null && !ResultRule.neverApplies(r.status(), errorCode(r));
+    }
+
+    /** The key of the step row a result names. */
+    private static List<String> stepOf(ToolResult r) {
+        return Arrays.asList(r.tenantId(), r.taskId(), r.stepId(), r.idempotencyKey());
+    }
+
+    /** The 1-based positions, among {@code eligible}, of the results that changed their step. */
+    private Set<Integer> changedAll(List<ToolResult> eligible) {
+        if (eligible.isEmpty()) {
+            return Set.of();
+        }
+        List<Function<ToolResult, Object>> columns = List.of(r -> r.status().name(), ToolResult::callVersion,
+                ToolResult::externalObjectId, r -> r.result() == null ? null : r.result().toString(),
+                r -> r.error() == null ? null : r.error().code(), r -> r.error() == null ? null : r.error().message(),
+                ToolResult::messageId, ToolResult::taskId, ToolResult::stepId, ToolResult::tenantId, ToolResult::tool,
+                ToolResult::operation, ToolResult::idempotencyKey, r -> ResultRule.needsOwnIntent(r.status()),
+                ToolResult::intentMessageId);
+        List<String> types = List.of("text", "int8", "text", "text", "text", "text", "text", "text", "text", "text",
+                "text", "text", "text", "bool", "text");
+        return new HashSet<>(jdbc.query(con -> {
+            PreparedStatement ps = con.prepareStatement(applyAll);
+            for (int i = 0; i < columns.size(); i++) {
+                ps.setArray(i + 1, con.createArrayOf(types.get(i), eligible.stream().map(columns.get(i)).toArray()));
+            }
+            return ps;
+        }, (rs, i) -> rs.getInt(1)));
+    }
+
+    private void logAll(List<ToolResult> results, List<Boolean> applied, List<String> reasons) {
+        jdbc.update(con -> {
+            PreparedStatement ps = con.prepareStatement(logAll);
+            ps.setArray(1, con.createArrayOf("text", results.stream().map(ToolResult::messageId).toArray()));
+            ps.setArray(2, con.createArrayOf("text", results.stream().map(ToolResult::intentMessageId).toArray()));
+            ps.setArray(3, con.createArrayOf("text", results.stream().map(ToolResult::taskId).toArray()));
+            ps.setArray(4, con.createArrayOf("text", results.stream().map(ToolResult::stepId).toArray()));
+            ps.setArray(5, con.createArrayOf("text", results.stream().map(r -> r.status().name()).toArray()));
+            ps.setArray(6, con.createArrayOf("int8", results.stream().map(ToolResult::callVersion).toArray()));
+            ps.setArray(7, con.createArrayOf("bool", applied.toArray()));
+            ps.setArray(8, con.createArrayOf("text", reasons.toArray()));
+            return ps;
+        });
     }
 
     private boolean update(ToolResult r) {

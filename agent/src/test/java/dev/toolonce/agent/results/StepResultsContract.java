@@ -107,6 +107,35 @@ abstract class StepResultsContract {
     }
 
     @Test
+    void aBatchChangesEachStepAsApplyingItsResultsOneByOneWould() throws Exception {
+        String second;
+        try (Connection c = db.getConnection()) {
+            second = new IntentPublisher(schema(), Contract.INTENTS_TOPIC, "/it/agent", TestKeys.keyring()).publish(c,
+                    new ToolIntent(null, "acme", "payments", "charge", "k-2",
+                            JsonNodeFactory.instance.objectNode().put("amount", 2), "task-2", "1", null));
+        }
+        ToolResult first = committed(2);
+        ToolResult other = committedFor("task-2", "k-2", second);
+        ToolResult noStep = committedFor("task-3", "k-3", "m-none");
+        ToolResult reused = result(0, ResultStatus.REJECTED, intentId, "MESSAGE_ID_REUSED");
+
+        assertThat(steps.applyAll(java.util.List.of(first, noStep, other, reused))).containsExactly(true, false, true,
+                false);
+
+        assertThat(step()).containsEntry("status", "COMMITTED").containsEntry("call_version", 2L)
+                .containsEntry("external_object_id", "ch_2");
+        assertThat(jdbc.queryForObject("SELECT external_object_id FROM " + schema()
+                + ".agent_step WHERE task_id = 'task-2'", String.class)).isEqualTo("ch_1");
+        assertThat(reasonLogged(first)).isEqualTo("applied");
+        assertThat(reasonLogged(other)).isEqualTo("applied");
+        assertThat(reasonLogged(noStep)).isEqualTo("no step for this scope");
+        assertThat(reasonLogged(reused)).isEqualTo(ResultRule.Verdict.MESSAGE_ID_REUSED.reason());
+        assertThat(steps.applyAll(java.util.List.of(committed(1), committed(3)))).as("two results of one step: "
+                + "one after the other, the stale one refused and the newer applied").containsExactly(false, true);
+        assertThat(step()).containsEntry("call_version", 3L).containsEntry("external_object_id", "ch_3");
+    }
+
+    @Test
     void ofTwoVersionsRacingInTwoTransactionsTheNewerStaysWhicheverCommitsFirst() throws Exception {
         TransactionTemplate tx = new TransactionTemplate(new DataSourceTransactionManager(db));
         StepResults other = new StepResults(new JdbcTemplate(db), schema());
