@@ -109,6 +109,44 @@ public final class ToolCallStore {
             )
             SELECT %2$s FROM moved
             """;
+    /**
+     * {@link #FINISH} for a group of calls in one statement, each row of the arrays one guarded move: the rows are
+     * locked in ascending id order first (the order of the lease heartbeat, docs/protocol.md §19), then each call
+     * moves if, and only if, it is still in its {@code from} state with its fence, and its ledger note is written
+     * only if it moved. Only for groups of distinct calls.
+     */
+    @SqlTransition.Parameters(checkedBy = "finishAll")
+    private static final String FINISH_ALL = """
+            WITH v AS (
+                SELECT * FROM unnest(?::bigint[], ?::bigint[], ?::text[], ?::text[], ?::int[], ?::text[], ?::text[],
+                                     ?::text[], ?::text[], ?::text[], ?::boolean[], ?::int[], ?::float8[], ?::boolean[],
+                                     ?::text[])
+                       AS v (v_id, v_fence, v_from, v_to, v_version_step, v_external_object_id, v_result, v_error_class,
+                             v_error_code, v_error_message, v_effect_possible, v_lookup_failed, v_retry_secs,
+                             v_terminal, v_detail)
+            ), locked AS (
+                SELECT c.id FROM %1$s.tool_call c JOIN v ON c.id = v.v_id
+                 ORDER BY c.id
+                   FOR NO KEY UPDATE OF c
+            ), moved AS (
+                UPDATE %1$s.tool_call c
+                   SET state = v.v_to, call_version = c.call_version + v.v_version_step,
+                       external_object_id = coalesce(v.v_external_object_id, c.external_object_id),
+                       result = coalesce(v.v_result, c.result), error_class = v.v_error_class,
+                       error_code = v.v_error_code, error_message = v.v_error_message,
+                       effect_possible = v.v_effect_possible, lookup_failures = c.lookup_failures + v.v_lookup_failed,
+                       next_attempt_at = clock_timestamp() + make_interval(secs => v.v_retry_secs),
+                       lease_owner = NULL, lease_expires_at = NULL, updated_at = clock_timestamp(),
+                       terminal_at = CASE WHEN v.v_terminal THEN clock_timestamp() ELSE c.terminal_at END
+                  FROM v
+                 WHERE c.id = v.v_id AND c.id IN (SELECT id FROM locked) AND c.state = v.v_from AND c.fence = v.v_fence
+                RETURNING %2$s, v.v_from, v.v_detail
+            ), noted AS (
+                INSERT INTO %1$s.tool_call_attempt (call_id, fence, from_state, to_state, detail)
+                SELECT id, fence, v_from, state, v_detail FROM moved
+            )
+            SELECT %2$s FROM moved
+            """;
     private static final String BY_ID = """
             SELECT %2$s FROM %1$s.tool_call WHERE id = ?
             """;
@@ -266,7 +304,7 @@ public final class ToolCallStore {
     public Optional<ToolCall> finish(ToolCall call, CallState from, Move f) {
         Transitions.check(from, f.to());
         double retrySecs = f.dueIn() == null ? 0 : f.dueIn().toMillis() / 1000.0;
-        String detail = f.errorCode() == null ? f.externalObjectId() : f.errorCode() + ": " + f.errorMessage();
+        String detail = detail(f);
         List<ToolCall> rows = jdbc.query(sql.of(FINISH), LedgerSql.CALL, f.to().name(), f.newOutcome() ? 1 : 0,
                 StoredText.clean(f.externalObjectId()), StoredText.cleanJson(f.resultJson()), f.errorClass(),
                 StoredText.clean(f.errorCode()), StoredText.clean(f.errorMessage()), f.effectPossible(),
@@ -288,14 +326,43 @@ public final class ToolCallStore {
      * @return per finish, in the order given, the updated call or empty when its guard was lost
      */
     public List<Optional<ToolCall>> finishAll(List<Finish> finishes) {
-        List<Optional<ToolCall>> done = new ArrayList<>(Collections.nCopies(finishes.size(), Optional.empty()));
-        IntStream.range(0, finishes.size()).boxed()
-                .sorted(Comparator.comparingLong(i -> finishes.get(i).call().id()))
-                .forEach(i -> {
-                    Finish f = finishes.get(i);
-                    done.set(i, finish(f.call(), f.from(), f.move()));
-                });
-        return done;
+        finishes.forEach(f -> Transitions.check(f.from(), f.move().to()));
+        if (finishes.size() == 1) {
+            Finish f = finishes.get(0);
+            return List.of(finish(f.call(), f.from(), f.move()));
+        }
+        if (finishes.stream().map(f -> f.call().id()).distinct().count() < finishes.size()) {
+            // Two moves of one call: one after the other, the second then meets the first's state.
+            List<Optional<ToolCall>> done = new ArrayList<>(Collections.nCopies(finishes.size(), Optional.empty()));
+            IntStream.range(0, finishes.size()).boxed()
+                    .sorted(Comparator.comparingLong(i -> finishes.get(i).call().id()))
+                    .forEach(i -> done.set(i, finish(finishes.get(i).call(), finishes.get(i).from(), finishes.get(i).move())));
+            return done;
+        }
+        Map<Long, ToolCall> moved = new HashMap<>();
+        jdbc.query(con -> {
+            var ps = con.prepareStatement(sql.of(FINISH_ALL));
+            List<Function<Finish, Object>> columns = List.of(f -> f.call().id(), f -> f.call().fence(),
+                    f -> f.from().name(), f -> f.move().to().name(), f -> f.move().newOutcome() ? 1 : 0,
+                    f -> StoredText.clean(f.move().externalObjectId()), f -> StoredText.cleanJson(f.move().resultJson()),
+                    f -> f.move().errorClass(), f -> StoredText.clean(f.move().errorCode()),
+                    f -> StoredText.clean(f.move().errorMessage()), f -> f.move().effectPossible(),
+                    f -> f.move().lookupFailed() ? 1 : 0,
+                    f -> f.move().dueIn() == null ? 0.0 : f.move().dueIn().toMillis() / 1000.0,
+                    f -> f.move().to().isTerminal(), f -> StoredText.clean(detail(f.move())));
+            List<String> types = List.of("int8", "int8", "text", "text", "int4", "text", "text", "text", "text", "text",
+                    "bool", "int4", "float8", "bool", "text");
+            for (int i = 0; i < columns.size(); i++) {
+                ps.setArray(i + 1, con.createArrayOf(types.get(i), finishes.stream().map(columns.get(i)).toArray()));
+            }
+            return ps;
+        }, LedgerSql.CALL).forEach(c -> moved.put(c.id(), c));
+        return finishes.stream().map(f -> Optional.ofNullable(moved.get(f.call().id()))).toList();
+    }
+
+    /** The ledger note of a move: its error, or else the external id it recorded. */
+    private static String detail(Move f) {
+        return f.errorCode() == null ? f.externalObjectId() : f.errorCode() + ": " + f.errorMessage();
     }
 
     /** The call with this id, if it still exists. */

@@ -228,6 +228,44 @@ abstract class ToolCallStoreContract {
     }
 
     @Test
+    void aGroupOfFinishesMovesEachCallAsItsOwnFinishWouldAndNotesOnlyTheWinners() {
+        planned("k-1");
+        planned("k-2");
+        planned("k-3");
+        List<ToolCall> claimed = claims.claim("w-1", 3, LEASE);
+        ToolCall stale = claimed.get(1);
+        calls.finish(stale, CallState.STARTED, retryable()).orElseThrow(); // someone else moved it first
+
+        List<Optional<ToolCall>> done = store().finishAll(List.of(
+                new ToolCallStore.Finish(claimed.get(2), CallState.STARTED, retryable()),
+                new ToolCallStore.Finish(stale, CallState.STARTED, committed("ch_late")),
+                new ToolCallStore.Finish(claimed.get(0), CallState.STARTED, committed("ch_1"))));
+
+        assertThat(done.get(0)).get().satisfies(c -> {
+            assertThat(c.id()).isEqualTo(claimed.get(2).id());
+            assertThat(c.state()).isEqualTo(CallState.FAILED_RETRYABLE);
+            assertThat(c.errorCode()).as("no effect possible").isNull();
+            assertThat(c.errorMessage()).isEqualTo("slow down");
+            assertThat(c.callVersion()).as("a retry is no new outcome").isZero();
+            assertThat(c.terminalAt()).isNull();
+        });
+        assertThat(done.get(1)).as("its guard was lost").isEmpty();
+        assertThat(done.get(2)).get().satisfies(c -> {
+            assertThat(c.state()).isEqualTo(CallState.COMMITTED);
+            assertThat(c.externalObjectId()).isEqualTo("ch_1");
+            assertThat(c.resultJson()).isEqualTo("{\"ok\":true}");
+            assertThat(c.callVersion()).isEqualTo(1);
+            assertThat(c.terminalAt()).isNotNull();
+        });
+        assertThat(calls.findById(stale.id())).get().extracting(ToolCall::externalObjectId).isNull();
+        JdbcTemplate jdbc = new JdbcTemplate(ledger);
+        assertThat(jdbc.queryForList("SELECT to_state || ' ' || coalesce(detail, '') FROM " + schema()
+                + ".tool_call_attempt WHERE from_state = 'STARTED' ORDER BY id", String.class))
+                .as("one note per move that won, none for the lost guard")
+                .containsExactlyInAnyOrder("FAILED_RETRYABLE ", "FAILED_RETRYABLE ", "COMMITTED ch_1");
+    }
+
+    @Test
     void anIllegalFinishThrowsAndChangesNothing() {
         ToolCall call = planned("k-1");
 
