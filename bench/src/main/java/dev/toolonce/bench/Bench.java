@@ -66,7 +66,7 @@ public final class Bench {
         if (o.phases().contains(Phase.LOADS)) {
             idle.await(o.timeout());
             System.out.println("[loads] offered loads through the agent outbox (IntentPublisher)");
-            loads = new LoadLadder(o.target(), intents, runId).run(o.loads(), o.seconds(), o.timeout());
+            loads = new LoadLadder(o.target(), intents, runId, o.perTx()).run(o.loads(), o.seconds(), o.timeout());
         }
         return new BenchReport(runId, startedAt, o.describe(), Runtime.getRuntime().availableProcessors(),
                 warmup, commit, relay, burst, loads);
@@ -83,7 +83,7 @@ public final class Bench {
         idle.await(o.timeout());
         long missing = new BurstPhase(o.target(), intents).warm(o.warmup(), o.timeout());
         idle.await(o.timeout());
-        missing += new LoadLadder(o.target(), intents, runId).warm(load, each, o.timeout());
+        missing += new LoadLadder(o.target(), intents, runId, 1).warm(load, each, o.timeout());
         double seconds = (System.nanoTime() - start) / 1e9;
         System.out.printf("    warmed in %.1f s%s%n", seconds,
                 missing == 0 ? "" : "; " + missing + " warm-up calls unanswered (not counted as lost)");

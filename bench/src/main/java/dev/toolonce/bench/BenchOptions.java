@@ -24,6 +24,8 @@ import java.util.Set;
  * @param backlog    rows of the relay backlog drain; 0 skips it
  * @param burst      intents of the end-to-end burst
  * @param loads      offered loads through the agent outbox, calls per second
+ * @param perTx      intents each agent transaction of the loads publishes ({@code IntentPublisher.publishAll}); 1 is
+ *                   the one-call transaction of an agent that calls one tool at a time
  * @param warmup     intents of the untimed warm-up burst before the first timed phase (then a few seconds at the
  *                   first offered load through the agent outbox); 0 skips the warm-up
  * @param timeout    longest wait for results after a run before the missing ones count as lost
@@ -32,8 +34,8 @@ import java.util.Set;
  * @param target     the stack under test
  */
 public record BenchOptions(Set<Phase> phases, int clients, Duration seconds, List<Double> relayRates, int backlog,
-                           int burst, List<Double> loads, int warmup, String tool, Duration timeout, Path json, Path html,
-                           BenchTarget target) {
+                           int burst, List<Double> loads, int perTx, int warmup, String tool, Duration timeout,
+                           Path json, Path html, BenchTarget target) {
 
     public static final String USAGE = """
             usage: ./toolonce bench [options]
@@ -45,6 +47,8 @@ public record BenchOptions(Set<Phase> phases, int clients, Duration seconds, Lis
               --backlog N         rows of the relay backlog drain, 0 to skip (50000)
               --burst N           intents of the end-to-end burst (20000)
               --loads LIST        offered loads through the agent outbox, calls/s (250,500,1000,2000)
+              --per-tx N          intents per agent transaction of the loads, published together with
+                                  IntentPublisher.publishAll (1)
               --warmup N          intents of the untimed warm-up before the first timed phase, then up to 5 s at
                                   the first load through the agent outbox; 0 skips it (2000)
               --tool NAME         tool of the burst and the loads, operation apply: counter (writes its effect
@@ -89,9 +93,9 @@ public record BenchOptions(Set<Phase> phases, int clients, Duration seconds, Lis
 
     /** The settings as one line, for the report. */
     public String describe() {
-        return String.format("phases=%s clients=%d seconds=%d relayRates=%s backlog=%d burst=%d loads=%s warmup=%d tool=%s "
-                        + "timeout=%ds", phases, clients, seconds.toSeconds(), relayRates, backlog, burst, loads, warmup,
-                tool, timeout.toSeconds());
+        return String.format("phases=%s clients=%d seconds=%d relayRates=%s backlog=%d burst=%d loads=%s perTx=%d warmup=%d "
+                        + "tool=%s timeout=%ds", phases, clients, seconds.toSeconds(), relayRates, backlog, burst, loads,
+                perTx, warmup, tool, timeout.toSeconds());
     }
 
     private static final class Builder {
@@ -102,6 +106,7 @@ public record BenchOptions(Set<Phase> phases, int clients, Duration seconds, Lis
         int backlog = 50_000;
         int burst = 20_000;
         List<Double> loads = List.of(250.0, 500.0, 1000.0, 2000.0);
+        int perTx = 1;
         int warmup = 2_000;
         String tool = "counter";
         Duration timeout = Duration.ofSeconds(180);
@@ -147,6 +152,7 @@ public record BenchOptions(Set<Phase> phases, int clients, Duration seconds, Lis
                 case "--backlog" -> backlog = (int) nonNegative(option, value);
                 case "--burst" -> burst = (int) positive(option, value);
                 case "--loads" -> loads = rates(option, value);
+                case "--per-tx" -> perTx = (int) positive(option, value);
                 case "--warmup" -> warmup = (int) nonNegative(option, value);
                 case "--tool" -> tool = value;
                 case "--timeout" -> timeout = Duration.ofSeconds(positive(option, value));
@@ -200,7 +206,8 @@ public record BenchOptions(Set<Phase> phases, int clients, Duration seconds, Lis
         }
 
         BenchOptions build() {
-            return new BenchOptions(phases, clients, seconds, relayRates, backlog, burst, loads, warmup, tool, timeout, json, html,
+            return new BenchOptions(phases, clients, seconds, relayRates, backlog, burst, loads, perTx, warmup, tool, timeout,
+                    json, html,
                     new BenchTarget(pgUrl, kafka, relayUrl, runDir, Map.copyOf(pids), authorization, kafkaSettings(), keyring));
         }
 

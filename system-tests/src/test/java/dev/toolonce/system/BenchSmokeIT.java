@@ -58,6 +58,11 @@ class BenchSmokeIT {
         List<String> measured = new ArrayList<>();
         burst.path("resources").forEach(u -> measured.add(u.path("component").asString()));
         assertThat(measured).containsAll(SERVICES);
+        assertThat(burst.path("resources")).as("the walsenders of the relays' slots, shown apart from the backends")
+                .anySatisfy(u -> {
+                    assertThat(u.path("component").asString()).isEqualTo("postgres walsenders");
+                    assertThat(u.path("processes").asInt()).isPositive();
+                });
         // the test stack preloads pg_stat_statements, as the local stack does
         JsonNode sql = burst.path("statements");
         assertThat(sql.path("note").isNull() || sql.path("note").isMissingNode()).as(sql.toString()).isTrue();

@@ -13,6 +13,7 @@ import dev.toolonce.schemas.TraceParent;
 import dev.toolonce.schemas.signing.Keyring;
 import dev.toolonce.schemas.signing.Power;
 import java.sql.Connection;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import javax.sql.DataSource;
@@ -81,19 +82,57 @@ public final class IntentPublisher {
         return publish(new JdbcTemplate(dataSource), intent);
     }
 
-    private String publish(JdbcTemplate jdbc, ToolIntent intent) {
-        UUID id = UUID.randomUUID();
-        ToolIntent withId = intent.withMessageId(id.toString());
-        String payload = codec.write(withId);
-        validate(withId, payload);
-        if (withId.taskId() != null && withId.stepId() != null) {
-            new StepResults(jdbc, schema).open(withId, id.toString());
+    /**
+     * Publishes several intents through a plain JDBC connection in the caller's transaction, as {@link
+     * #publish(Connection, ToolIntent)} publishes one, with a fixed number of statements whatever their number: their
+     * steps in one insert and their outbox rows in one. Every intent is validated and signed before anything is
+     * written, so an invalid one throws {@link IllegalArgumentException} naming it and writes nothing.
+     *
+     * @return the intents' message ids, in order
+     */
+    public List<String> publishAll(Connection connection, List<ToolIntent> intents) {
+        return publishAll(new JdbcTemplate(new SingleConnectionDataSource(connection, true)), intents);
+    }
+
+    /**
+     * {@link #publishAll(Connection, List)} inside the current Spring transaction on {@code dataSource}.
+     *
+     * @throws IllegalStateException when no transaction is active (steps and intents would not be atomic)
+     */
+    public List<String> publishAll(DataSource dataSource, List<ToolIntent> intents) {
+        if (!TransactionSynchronizationManager.isActualTransactionActive()) {
+            throw new IllegalStateException("IntentPublisher.publishAll(DataSource, …) needs an active transaction");
         }
-        RecordKind kind = RecordKind.of(withId.operation());
-        new OutboxStore(jdbc, schema).append(new OutboxEvent(id, topic, withId.recordKey(), kind.type, source,
-                withId.recordKey(), payload, TraceParent.valid(trace.traceparent()))
-                .signedBy(keyring, kind.power, withId.tenantId()));
-        return id.toString();
+        return publishAll(new JdbcTemplate(dataSource), intents);
+    }
+
+    private String publish(JdbcTemplate jdbc, ToolIntent intent) {
+        return publishAll(jdbc, List.of(intent)).get(0);
+    }
+
+    private List<String> publishAll(JdbcTemplate jdbc, List<ToolIntent> intents) {
+        List<ToolIntent> withIds = new ArrayList<>(intents.size());
+        List<OutboxEvent> events = new ArrayList<>(intents.size());
+        String traceparent = TraceParent.valid(trace.traceparent());
+        for (int i = 0; i < intents.size(); i++) {
+            UUID id = UUID.randomUUID();
+            ToolIntent withId = intents.get(i).withMessageId(id.toString());
+            String payload = codec.write(withId);
+            try {
+                validate(withId, payload);
+            } catch (IllegalArgumentException e) {
+                throw intents.size() == 1 ? e : new IllegalArgumentException("intent " + i + " of "
+                        + intents.size() + ": " + e.getMessage(), e);
+            }
+            RecordKind kind = RecordKind.of(withId.operation());
+            events.add(new OutboxEvent(id, topic, withId.recordKey(), kind.type, source, withId.recordKey(), payload,
+                    traceparent).signedBy(keyring, kind.power, withId.tenantId()));
+            withIds.add(withId);
+        }
+        new StepResults(jdbc, schema).openAll(withIds.stream()
+                .filter(i -> i.taskId() != null && i.stepId() != null).toList());
+        new OutboxStore(jdbc, schema).append(events);
+        return withIds.stream().map(ToolIntent::messageId).toList();
     }
 
     /**

@@ -31,6 +31,24 @@ public interface TraceContext {
         return explicit != null ? explicit : TraceParent.of(MDC.get("traceId"), MDC.get("spanId"), true);
     };
 
+    /**
+     * Runs {@code work} with {@code traceparent} (when valid) as the logging context's {@value #MDC_TRACEPARENT}, as the
+     * result consumer does for each result: what it logs, and the intents it publishes through the default context,
+     * carry the trace the result came with.
+     */
+    static <T> T within(String traceparent, java.util.function.Supplier<T> work) {
+        String valid = TraceParent.valid(traceparent);
+        if (valid == null) {
+            return work.get();
+        }
+        MDC.put(MDC_TRACEPARENT, valid);
+        try {
+            return work.get();
+        } finally {
+            MDC.remove(MDC_TRACEPARENT);
+        }
+    }
+
     /** A fixed trace, e.g. for an agent that keeps the incoming request's {@code traceparent} itself. */
     static TraceContext of(String traceparent) {
         String valid = TraceParent.valid(traceparent);

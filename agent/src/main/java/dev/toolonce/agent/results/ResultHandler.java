@@ -1,6 +1,8 @@
 package dev.toolonce.agent.results;
 
+import dev.toolonce.agent.publish.TraceContext;
 import dev.toolonce.schemas.ToolResult;
+import java.util.List;
 
 /**
  * The application's hook for results (docs/agent-tasks.md): called once per new result message, after its inbox row
@@ -21,5 +23,24 @@ public interface ResultHandler {
      */
     default void onResult(ToolResult result, boolean applied) {
         onResult(result);
+    }
+
+    /** A new result of a poll batch: whether {@link StepResults} applied it, and the trace it came with (nullable). */
+    record Received(ToolResult result, boolean applied, String traceparent) {
+    }
+
+    /**
+     * The new results of a poll batch, in order, in the batch's transaction. The consumer calls this when it applied
+     * the batch at once, whose results then belong to distinct steps and distinct tasks; otherwise it calls {@link
+     * #onResult(ToolResult, boolean)} per result. By default each result goes to {@link #onResult(ToolResult, boolean)}
+     * in turn, with its trace in the logging context ({@link TraceContext#within}).
+     */
+    default void onResults(List<Received> results) {
+        for (Received r : results) {
+            TraceContext.within(r.traceparent(), () -> {
+                onResult(r.result(), r.applied());
+                return null;
+            });
+        }
     }
 }

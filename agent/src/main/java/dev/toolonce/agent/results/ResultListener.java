@@ -14,13 +14,11 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
-import java.util.function.Supplier;
 import dev.toolonce.schemas.ToolResult;
 import dev.toolonce.schemas.Contract;
 import dev.toolonce.schemas.TraceParent;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
-import org.slf4j.MDC;
 import org.springframework.kafka.annotation.KafkaListener;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -111,9 +109,10 @@ public final class ResultListener {
 
     /**
      * Applies a poll batch in the caller's transaction: one inbox insert for every result, then the new results
-     * applied to their steps together ({@link StepResults#applyAll}) and the handlers called for each, in order. When
-     * two new results belong to one task, each result is applied and handled before the next, as {@link #handle}
-     * does, so that the engine never sees a later result of its task applied before it has handled an earlier one.
+     * applied to their steps together ({@link StepResults#applyAll}) and handed to each handler together, in order
+     * ({@link ResultHandler#onResults}). When two new results belong to one task, each result is applied and handled
+     * before the next, as {@link #handle} does, so that the engine never sees a later result of its task applied
+     * before it has handled an earlier one.
      *
      * @return per result, in order: null for a duplicate message, else whether a step changed
      */
@@ -129,24 +128,44 @@ public final class ResultListener {
             }
         }
         List<ToolResult> results = fresh.stream().map(ResultDecoder.Readable::result).toList();
-        List<Boolean> applied = oneResultPerTask(results) ? steps.applyAll(results) : null;
+        if (!oneResultPerTask(results)) {
+            return oneAfterAnother(seen, batch);
+        }
+        List<Boolean> applied = steps.applyAll(results);
+        List<ResultHandler.Received> received = new ArrayList<>(fresh.size());
+        for (int f = 0; f < fresh.size(); f++) {
+            received.add(new ResultHandler.Received(results.get(f), applied.get(f), traceparent(fresh.get(f))));
+        }
+        handlers.forEach(handler -> handler.onResults(received));
         List<Boolean> outcomes = new ArrayList<>(batch.size());
         int f = 0;
+        for (InboxStore.Seen s : seen) {
+            outcomes.add(s == InboxStore.Seen.NEW ? applied.get(f++) : null);
+        }
+        return outcomes;
+    }
+
+    /** The new results of a batch whose inbox rows are written, each applied and handled before the next. */
+    private List<Boolean> oneAfterAnother(List<InboxStore.Seen> seen, List<ResultDecoder.Readable> batch) {
+        List<Boolean> outcomes = new ArrayList<>(batch.size());
         for (int i = 0; i < batch.size(); i++) {
             if (seen.get(i) != InboxStore.Seen.NEW) {
                 outcomes.add(null);
                 continue;
             }
-            ResultDecoder.Readable r = fresh.get(f);
-            Boolean done = applied == null ? null : applied.get(f);
-            f++;
-            outcomes.add(withTrace(r, () -> {
-                boolean changed = done != null ? done : steps.apply(r.result());
+            ResultDecoder.Readable r = batch.get(i);
+            outcomes.add(TraceContext.within(traceparent(r), () -> {
+                boolean changed = steps.apply(r.result());
                 handlers.forEach(handler -> handler.onResult(r.result(), changed));
                 return changed;
             }));
         }
         return outcomes;
+    }
+
+    private static String traceparent(ResultDecoder.Readable r) {
+        Header h = r.record().headers().lastHeader(Contract.TRACEPARENT);
+        return h == null ? null : TraceParent.valid(h.value());
     }
 
     private static boolean oneResultPerTask(List<ToolResult> results) {
@@ -160,22 +179,6 @@ public final class ResultListener {
                 r.record().partition(), r.record().offset());
     }
 
-    /** Runs {@code work} with the result's trace in the logging context (docs/contract.md §14). */
-    private static <T> T withTrace(ResultDecoder.Readable r, Supplier<T> work) {
-        Header h = r.record().headers().lastHeader(Contract.TRACEPARENT);
-        String traceparent = h == null ? null : TraceParent.valid(h.value());
-        if (traceparent != null) {
-            MDC.put(TraceContext.MDC_TRACEPARENT, traceparent);
-        }
-        try {
-            return work.get();
-        } finally {
-            if (traceparent != null) {
-                MDC.remove(TraceContext.MDC_TRACEPARENT);
-            }
-        }
-    }
-
     /**
      * Applies one result with its trace in the logging context (docs/contract.md §14): what the handlers log, and the
      * intents a task publishes next through the default {@code TraceContext}, carry the trace the result came with.
@@ -183,7 +186,7 @@ public final class ResultListener {
      * @return null for a duplicate message, else whether a step changed
      */
     private Boolean handle(ResultDecoder.Readable r) {
-        return withTrace(r, () -> {
+        return TraceContext.within(traceparent(r), () -> {
             InboxStore.Seen seen = inbox.record(group, r.messageId(), PayloadHash.of(r.record().value()),
                     r.record().topic(), r.record().partition(), r.record().offset());
             if (seen != InboxStore.Seen.NEW) {

@@ -40,6 +40,23 @@ public final class StepResults {
                SET intent_message_ids = agent_step.intent_message_ids || EXCLUDED.intent_message_id
              WHERE NOT EXCLUDED.intent_message_id = ANY(agent_step.intent_message_ids)
             """;
+    /**
+     * {@link #OPEN} for several calls in one statement, each a row of the arrays; only for calls of distinct steps (an
+     * insert that met its own earlier row would fail).
+     */
+    private static final String OPEN_ALL = """
+            INSERT INTO %s.agent_step (task_id, step_id, tenant_id, tool, operation, idempotency_key, intent_message_id,
+                part, task_step_id, intent_message_ids)
+            SELECT v.task_id, v.step_id, v.tenant_id, v.tool, v.operation, v.idempotency_key, v.intent_message_id,
+                   v.part, v.task_step_id, ARRAY[v.intent_message_id]
+              FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[],
+                          ?::text[])
+                   AS v (task_id, step_id, tenant_id, tool, operation, idempotency_key, intent_message_id, part,
+                         task_step_id)
+            ON CONFLICT (tenant_id, task_id, step_id, idempotency_key) DO UPDATE
+               SET intent_message_ids = agent_step.intent_message_ids || EXCLUDED.intent_message_id
+             WHERE NOT EXCLUDED.intent_message_id = ANY(agent_step.intent_message_ids)
+            """;
     /** {@link #OPEN} that changes nothing on a conflict: the probe of {@link #stepInFlight}, always rolled back. */
     private static final String PROBE = """
             INSERT INTO %s.agent_step (task_id, step_id, tenant_id, tool, operation, idempotency_key, intent_message_id,
@@ -118,6 +135,7 @@ public final class StepResults {
 
     private final JdbcTemplate jdbc;
     private final String open;
+    private final String openAll;
     private final String probe;
     private final String apply;
     private final String applyAll;
@@ -132,6 +150,7 @@ public final class StepResults {
     public StepResults(JdbcTemplate jdbc, String schema) {
         this.jdbc = jdbc;
         this.open = OPEN.formatted(schema);
+        this.openAll = OPEN_ALL.formatted(schema);
         this.probe = PROBE.formatted(schema);
         this.apply = APPLY.formatted(schema);
         this.applyAll = APPLY_ALL.formatted(schema);
@@ -149,6 +168,28 @@ public final class StepResults {
     public void open(ToolIntent intent, String intentMessageId) {
         jdbc.update(open, openArgs(intent.taskId(), intent.stepId(), intent.tenantId(), intent.tool(),
                 intent.operation(), intent.idempotencyKey(), intentMessageId));
+    }
+
+    /**
+     * {@link #open} for several intents (each with its message id set) in one statement when they name distinct
+     * steps, else one after the other.
+     */
+    public void openAll(List<ToolIntent> intents) {
+        if (intents.size() < 2 || intents.stream().map(i -> Arrays.asList(i.tenantId(), i.taskId(), i.stepId(),
+                i.idempotencyKey())).distinct().count() < intents.size()) {
+            intents.forEach(i -> open(i, i.messageId()));
+            return;
+        }
+        List<Object[]> rows = intents.stream().map(i -> openArgs(i.taskId(), i.stepId(), i.tenantId(), i.tool(),
+                i.operation(), i.idempotencyKey(), i.messageId())).toList();
+        jdbc.update(con -> {
+            PreparedStatement ps = con.prepareStatement(openAll);
+            for (int c = 0; c < 9; c++) {
+                int column = c;
+                ps.setArray(c + 1, con.createArrayOf("text", rows.stream().map(r -> r[column]).toArray()));
+            }
+            return ps;
+        });
     }
 
     private static Object[] openArgs(String taskId, String stepId, String tenantId, String tool, String operation,

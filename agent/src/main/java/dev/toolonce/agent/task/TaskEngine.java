@@ -1,6 +1,7 @@
 package dev.toolonce.agent.task;
 
 import dev.toolonce.agent.publish.IntentPublisher;
+import dev.toolonce.agent.publish.TraceContext;
 import dev.toolonce.agent.results.ResultHandler;
 import dev.toolonce.agent.results.ResultRule;
 import dev.toolonce.agent.results.StepPart;
@@ -8,9 +9,11 @@ import dev.toolonce.schemas.ToolIntent;
 import dev.toolonce.schemas.ToolResult;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -240,6 +243,23 @@ public final class TaskEngine {
             @Override
             public void onResult(ToolResult result, boolean applied) {
                 TaskEngine.this.onResult(result, applied);
+            }
+
+            /**
+             * One look-up for the whole batch of which results belong to a task: most results of an agent that calls
+             * tools outside any task name a task id that is the application's, not the engine's, and need no lock.
+             * A task is created with the intents of its first steps, so a result of a task step finds its task.
+             */
+            @Override
+            public void onResults(List<Received> results) {
+                Set<List<String>> tasks = store.existing(results.stream().filter(r -> r.applied()
+                        && r.result().taskId() != null && r.result().stepId() != null)
+                        .map(r -> List.of(r.result().tenantId(), r.result().taskId())).distinct().toList());
+                for (Received r : results) {
+                    if (r.applied() && tasks.contains(Arrays.asList(r.result().tenantId(), r.result().taskId()))) {
+                        TraceContext.within(r.traceparent(), () -> TaskEngine.this.onResult(r.result(), true));
+                    }
+                }
             }
         };
     }

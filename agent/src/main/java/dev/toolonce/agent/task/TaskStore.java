@@ -3,8 +3,10 @@ package dev.toolonce.agent.task;
 import dev.toolonce.jdbc.SqlNames;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.RowMapper;
 
@@ -36,6 +38,11 @@ public final class TaskStore {
             """;
     private static final String LOCK = "SELECT %2$s FROM %1$s.agent_task WHERE tenant_id = ? AND task_id = ? FOR UPDATE";
     private static final String FIND = "SELECT %2$s FROM %1$s.agent_task WHERE tenant_id = ? AND task_id = ?";
+    private static final String EXISTING = """
+            SELECT t.tenant_id, t.task_id FROM %1$s.agent_task t
+              JOIN unnest(?::text[], ?::text[]) AS k (tenant_id, task_id)
+                ON t.tenant_id = k.tenant_id AND t.task_id = k.task_id
+            """;
     private static final String FIND_ANY = """
             SELECT %2$s FROM %1$s.agent_task
              WHERE task_id = ? AND (CAST(? AS text[]) IS NULL OR tenant_id = ANY(CAST(? AS text[]))) ORDER BY tenant_id
@@ -100,6 +107,7 @@ public final class TaskStore {
     private final String insertStep;
     private final String lock;
     private final String find;
+    private final String existing;
     private final String findAny;
     private final String steps;
     private final String open;
@@ -118,6 +126,7 @@ public final class TaskStore {
         this.insertStep = INSERT_STEP.formatted(schema);
         this.lock = LOCK.formatted(schema, TASK_COLUMNS);
         this.find = FIND.formatted(schema, TASK_COLUMNS);
+        this.existing = EXISTING.formatted(schema);
         this.findAny = FIND_ANY.formatted(schema, TASK_COLUMNS);
         this.steps = STEPS.formatted(schema, STEP_COLUMNS);
         this.open = OPEN.formatted(schema, TASK_COLUMNS);
@@ -148,6 +157,23 @@ public final class TaskStore {
     /** Reads and locks the task row until the transaction ends. */
     public Optional<Task> lock(String tenantId, String taskId) {
         return jdbc.query(lock, TASK, tenantId, taskId).stream().findFirst();
+    }
+
+    /**
+     * Which of these tasks exist, in one statement, without locking them: {@code [tenantId, taskId]} pairs.
+     *
+     * @param tasks {@code [tenantId, taskId]} pairs
+     */
+    public Set<List<String>> existing(List<List<String>> tasks) {
+        if (tasks.isEmpty()) {
+            return Set.of();
+        }
+        return new HashSet<>(jdbc.query(con -> {
+            var ps = con.prepareStatement(existing);
+            ps.setArray(1, con.createArrayOf("text", tasks.stream().map(t -> t.get(0)).toArray()));
+            ps.setArray(2, con.createArrayOf("text", tasks.stream().map(t -> t.get(1)).toArray()));
+            return ps;
+        }, (rs, i) -> List.of(rs.getString(1), rs.getString(2))));
     }
 
     public Optional<Task> find(String tenantId, String taskId) {

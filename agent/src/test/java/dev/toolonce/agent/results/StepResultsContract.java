@@ -135,6 +135,55 @@ abstract class StepResultsContract {
         assertThat(step()).containsEntry("call_version", 3L).containsEntry("external_object_id", "ch_3");
     }
 
+    private static ToolIntent charge(String task, String key) {
+        return new ToolIntent(null, "acme", "payments", "charge", key,
+                JsonNodeFactory.instance.objectNode().put("amount", 1), task, "1", null);
+    }
+
+    private int rows(String table, String where) {
+        return jdbc.queryForObject("SELECT count(*) FROM " + schema() + "." + table + " WHERE " + where, Integer.class);
+    }
+
+    @Test
+    void severalIntentsPublishedInOneTransactionEachGetTheirStepAndTheirOutboxRow() throws Exception {
+        IntentPublisher publisher = new IntentPublisher(schema(), Contract.INTENTS_TOPIC, "/it/agent", TestKeys.keyring());
+        java.util.List<String> ids;
+        try (Connection c = db.getConnection()) {
+            c.setAutoCommit(false);
+            ids = publisher.publishAll(c, java.util.List.of(charge("t-a", "k-a"), charge("t-b", "k-b"),
+                    charge(null, "k-c")));
+            c.commit();
+        }
+        assertThat(ids).hasSize(3).doesNotHaveDuplicates();
+        assertThat(jdbc.queryForList("SELECT intent_message_id FROM " + schema()
+                + ".agent_step WHERE task_id IN ('t-a', 't-b') ORDER BY task_id", String.class))
+                .containsExactly(ids.get(0), ids.get(1));
+        assertThat(rows("outbox_event", "id::text IN ('" + String.join("','", ids) + "')")).isEqualTo(3);
+
+        try (Connection c = db.getConnection()) {
+            c.setAutoCommit(false);
+            java.util.List<String> again = publisher.publishAll(c, java.util.List.of(charge("t-a", "k-a"),
+                    charge("t-a", "k-a")));
+            c.commit();
+            assertThat(rows("agent_step", "task_id = 't-a'")).as("one step, its messages added").isOne();
+            assertThat(jdbc.queryForObject("SELECT cardinality(intent_message_ids) FROM " + schema()
+                    + ".agent_step WHERE task_id = 't-a'", Integer.class)).isEqualTo(3);
+            assertThat(again).hasSize(2);
+        }
+
+        ToolIntent bad = new ToolIntent(null, "acme/evil", "payments", "charge", "k-d",
+                JsonNodeFactory.instance.objectNode(), "t-d", "1", null);
+        try (Connection c = db.getConnection()) {
+            c.setAutoCommit(false);
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> publisher.publishAll(c,
+                            java.util.List.of(charge("t-e", "k-e"), bad)))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("intent 1 of 2")
+                    .hasMessageContaining("tenantId");
+            c.commit();
+        }
+        assertThat(rows("agent_step", "task_id IN ('t-d', 't-e')")).as("nothing of a refused list is written").isZero();
+    }
+
     @Test
     void ofTwoVersionsRacingInTwoTransactionsTheNewerStaysWhicheverCommitsFirst() throws Exception {
         TransactionTemplate tx = new TransactionTemplate(new DataSourceTransactionManager(db));

@@ -385,6 +385,35 @@ class TaskEngineIT {
         assertThat(tasks.steps("acme", "t16")).extracting(Step::externalObjectId).containsExactly("tk_1");
     }
 
+    /** Issue 21: a poll batch of results is applied and handled at once, and ends as its results one by one would. */
+    @Test
+    void aBatchOfResultsOfSeveralTasksAdvancesEachTaskOnceAndOneOfTwoResultsOfATaskAfterTheOther() {
+        tasks.submit(Plan.of("acme", "t30", step("1", "tickets", "create"), step("2", "payments", "charge")));
+        tasks.submit(Plan.of("acme", "t31", step("1", "tickets", "create")));
+        tasks.submit(Plan.of("acme", "t32", step("1", "tickets", "create"), step("2", "email", "send")));
+        ToolResult first = result("t30", "1", "tickets", "create", 1, ResultStatus.COMMITTED, "tk_30", false);
+        ToolResult other = result("t31", "1", "tickets", "create", 1, ResultStatus.COMMITTED, "tk_31", false);
+        ToolResult noTask = new ToolResult(UUID.randomUUID().toString(), UUID.randomUUID().toString(), "acme",
+                "tickets", "create", "k-plain", "sha256:" + "0".repeat(64), "no-such-task", "1", 1,
+                ResultStatus.COMMITTED, "tk_x", null, null, 1, false, "2026-12-01T00:00:00Z");
+
+        listener.onBatch(List.of(record(first), record(noTask), record(first), record(other)));
+
+        assertThat(stepStates("t30")).containsExactly("COMMITTED", "RUNNING");
+        assertThat(intents("t30")).extracting(i -> i[0]).as("the next step published once").containsExactly("1", "2");
+        assertThat(tasks.find("acme", "t31").orElseThrow().state()).isEqualTo(TaskState.SUCCEEDED);
+        assertThat(logReason(noTask)).isEqualTo("no step for this scope");
+
+        ToolResult step1 = result("t32", "1", "tickets", "create", 1, ResultStatus.COMMITTED, "tk_32", false);
+        listener.onBatch(List.of(record(step1)));
+        ToolResult step2 = result("t32", "2", "email", "send", 1, ResultStatus.COMMITTED, "em_32", false);
+        ToolResult stale = result("t32", "1", "tickets", "create", 1, ResultStatus.COMMITTED, "tk_32", true);
+        listener.onBatch(List.of(record(withNewId(stale, true)), record(step2)));
+        assertThat(tasks.find("acme", "t32").orElseThrow().state()).as("two results of one task, one after the other")
+                .isEqualTo(TaskState.SUCCEEDED);
+        assertThat(stepStates("t32")).containsExactly("COMMITTED", "COMMITTED");
+    }
+
     @Test
     void anOperatorNameWithControlCharactersIsRefused() {
         tasks.submit(Plan.of("acme", "t14", step("1", "payments", "charge").withApproval()));

@@ -34,9 +34,12 @@ public final class LoadLadder {
     private final AgentSteps steps;
     private final StackIdle idle;
     private final IntentPublisher publisher;
+    private final int perTx;
 
-    public LoadLadder(BenchTarget target, BenchIntents intents, String runId) {
+    /** @param perTx intents per agent transaction, published together ({@link IntentPublisher#publishAll}) */
+    public LoadLadder(BenchTarget target, BenchIntents intents, String runId, int perTx) {
         this.target = target;
+        this.perTx = perTx;
         this.intents = intents;
         this.runId = runId;
         this.publisher = new IntentPublisher("agent", Contract.INTENTS_TOPIC, "/toolonce/bench", target.keyring());
@@ -49,7 +52,8 @@ public final class LoadLadder {
         Double knee = null;
         String reason = null;
         for (double load : loads) {
-            System.out.printf("  offered %.0f calls/s through the agent outbox for %d s%n", load, each.toSeconds());
+            System.out.printf("  offered %.0f calls/s through the agent outbox for %d s%s%n", load, each.toSeconds(),
+                    perTx == 1 ? "" : ", " + perTx + " intents per transaction");
             LoadStepResult r = step("load-" + runId + "-" + (long) load + "-", load, each, timeout);
             results.add(r);
             System.out.printf("    achieved %.1f/s, p50 %.1f ms, p99 %.1f ms%n",
@@ -83,8 +87,9 @@ public final class LoadLadder {
 
     private LoadStepResult step(String prefix, double load, Duration each, Duration timeout) throws Exception {
         Map<String, Long> committedMicros = new ConcurrentHashMap<>();
-        int threads = (int) Math.min(16, Math.max(2, Math.ceil(load / 125)));
-        PacedLoad.Result sent = PacedLoad.run(load, each, threads, t -> writer(prefix, committedMicros));
+        double transactions = load / perTx;
+        int threads = (int) Math.min(16, Math.max(2, Math.ceil(transactions / 125)));
+        PacedLoad.Result sent = PacedLoad.run(transactions, each, threads, t -> writer(prefix, committedMicros));
         long pending = steps.awaitAnswered(prefix, timeout);
         Map<String, AgentSteps.Answer> answers = steps.answers(prefix);
         Latencies latencies = new Latencies();
@@ -101,16 +106,21 @@ public final class LoadLadder {
             }
         }
         double span = (last - first) / 1e6;
-        return new LoadStepResult(load, sent.seconds(), sent.done(), sent.perSecond(), answers.size(), pending,
+        return new LoadStepResult(load, sent.seconds(), sent.done() * perTx, sent.perSecond() * perTx, answers.size(),
+                pending,
                 notCommitted, span <= 0 ? 0 : answers.size() / span, latencies.summary(), latencies.cdf(100));
     }
 
     private PacedLoad.Worker writer(String prefix, Map<String, Long> committedMicros) {
         return Transactions.worker(target, (c, seq) -> {
-            String task = prefix + seq;
-            publisher.publish(c, intents.intent(task, task));
+            List<String> tasks = new ArrayList<>(perTx);
+            for (int i = 0; i < perTx; i++) {
+                tasks.add(perTx == 1 ? prefix + seq : prefix + seq + "-" + i);
+            }
+            publisher.publishAll(c, tasks.stream().map(task -> intents.intent(task, task)).toList());
             c.commit();
-            committedMicros.put(task, ChronoUnit.MICROS.between(Instant.EPOCH, Instant.now()));
+            long committed = ChronoUnit.MICROS.between(Instant.EPOCH, Instant.now());
+            tasks.forEach(task -> committedMicros.put(task, committed));
         });
     }
 }

@@ -3,7 +3,9 @@ package dev.toolonce.bench.report;
 /**
  * CPU and memory of one component while the burst ran.
  *
- * @param component          {@code postgres} (postmaster and every backend), {@code kafka} or a service name
+ * @param component          {@code postgres} (postmaster and every backend), {@code postgres walsenders} (the part of
+ *                           {@code postgres} that decodes WAL for the relays, also counted in it), {@code kafka} or a
+ *                           service name
  * @param processes          processes counted at the end of the burst
  * @param cpuSeconds         user + system CPU time spent during the burst; null when the process exited or was
  *                           restarted meanwhile (its ticks are gone with it)
@@ -16,6 +18,11 @@ package dev.toolonce.bench.report;
  */
 public record ResourceUse(String component, int processes, Double cpuSeconds, Double cpuSecondsPer1000,
                           double peakRssMiB, Double hwmMiB, String note) {
+
+    /** Whether this row is a part of another row (the walsenders of {@code postgres}), not a component of its own. */
+    public boolean isPart() {
+        return component.equals("postgres walsenders");
+    }
 
     /** A component whose process exited or was restarted during the burst: only the memory sampled before counts. */
     public static ResourceUse gone(String component, double peakRssMiB) {

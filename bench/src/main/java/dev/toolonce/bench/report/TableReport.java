@@ -40,6 +40,7 @@ public final class TableReport {
             out.printf("%nresources during the burst (%d calls answered)%n", r.burst().results());
             out.printf(RESOURCE_ROW, (Object[]) RESOURCE_HEADER);
             resourceRows().forEach(row -> out.printf(RESOURCE_ROW, (Object[]) row));
+            out.println(totalLine());
         }
         statementLines().forEach(out::println);
         out.printf("lost: %d%n", r.lost());
@@ -52,12 +53,22 @@ public final class TableReport {
                 : String.format(Locale.ROOT, "knee: %.0f calls/s offered (%s)", l.kneePerSecond(), l.kneeReason());
     }
 
+    /** CPU per call summed over every component (a part such as the walsenders is inside its component already). */
+    String totalLine() {
+        List<ResourceUse> whole = r.burst().resources().stream().filter(u -> !u.isPart()).toList();
+        boolean complete = whole.stream().allMatch(u -> u.cpuSecondsPer1000() != null);
+        double sum = whole.stream().filter(u -> u.cpuSecondsPer1000() != null)
+                .mapToDouble(ResourceUse::cpuSecondsPer1000).sum();
+        return String.format(Locale.ROOT, "all components: %.3f cpu s per 1000 calls (%.2f CPU-ms per call)%s", sum, sum,
+                complete ? "" : ", without a component that restarted");
+    }
+
     List<String[]> resourceRows() {
         List<String[]> rows = new ArrayList<>();
         if (r.burst() != null) {
             for (ResourceUse u : r.burst().resources()) {
                 boolean measured = u.note() == null;
-                rows.add(new String[] {u.component(), Integer.toString(u.processes()),
+                rows.add(new String[] {u.isPart() ? "  walsenders" : u.component(), Integer.toString(u.processes()),
                         measured ? f2(u.cpuSeconds()) : "restarted",
                         measured ? String.format(Locale.ROOT, "%.3f", u.cpuSecondsPer1000()) : "",
                         f1(u.peakRssMiB()), measured ? f1(u.hwmMiB()) : ""});

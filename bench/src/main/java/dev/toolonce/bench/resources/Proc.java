@@ -49,6 +49,16 @@ final class Proc {
         return statusKiB(pid, "VmHWM:");
     }
 
+    /** Whether the process is a PostgreSQL walsender (its command line as PostgreSQL sets it). */
+    static boolean isWalsender(long pid) {
+        try {
+            return new String(Files.readAllBytes(Path.of("/proc", Long.toString(pid), "cmdline")))
+                    .startsWith("postgres: walsender");
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
     static boolean alive(long pid) {
         return Files.exists(Path.of("/proc", Long.toString(pid)));
     }

@@ -23,6 +23,7 @@ public final class ResourceSampler {
 
     private final List<Component> components;
     private final Map<String, Long> ticksAtStart = new LinkedHashMap<>();
+    private final Map<String, List<Long>> pidsAtStart = new LinkedHashMap<>();
     private final Map<String, Long> peakRss = new ConcurrentHashMap<>();
     private final long ticksPerSecond = Proc.clockTicksPerSecond();
     private Thread sampler;
@@ -38,6 +39,9 @@ public final class ResourceSampler {
             Long pid = target.pids().containsKey(name) ? target.pids().get(name) : pidFile(target.runDir(), name);
             if (pid != null && Proc.alive(pid)) {
                 found.add(Component.of(name, pid, name.equals("postgres")));
+                if (name.equals("postgres")) {
+                    found.add(Component.walsendersOf(pid));
+                }
             }
         }
         return found;
@@ -54,7 +58,10 @@ public final class ResourceSampler {
 
     /** Reads the CPU counters and starts sampling memory. */
     public void start() {
-        components.forEach(c -> ticksAtStart.put(c.name(), c.cpuTicks()));
+        components.forEach(c -> {
+            ticksAtStart.put(c.name(), c.cpuTicks());
+            pidsAtStart.put(c.name(), c.pids());
+        });
         running = true;
         sampler = new Thread(this::sampleEverySecond, "bench-resources");
         sampler.setDaemon(true);
@@ -89,7 +96,8 @@ public final class ResourceSampler {
         List<ResourceUse> uses = new ArrayList<>();
         for (Component c : components) {
             double peak = peakRss.getOrDefault(c.name(), 0L) / 1024.0;
-            if (!c.sameProcess()) {
+            // A walsender that ended meanwhile took its ticks with it (to the postmaster's reaped children).
+            if (!c.sameProcess() || (c.walsenders() && !c.pids().equals(pidsAtStart.get(c.name())))) {
                 uses.add(ResourceUse.gone(c.name(), peak));
                 continue;
             }
