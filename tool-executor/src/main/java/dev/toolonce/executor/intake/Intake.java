@@ -78,14 +78,9 @@ public final class Intake {
         this.clock = clock;
     }
 
-    /** Must run inside a transaction; idempotent per message id thanks to the inbox. */
-    public Taken record(ParsedIntent.Accepted a) {
-        return recordAll(List.of(a)).get(0);
-    }
-
     /**
-     * Takes a poll batch in the caller's transaction with a fixed number of statements for its common case
-     * (docs/protocol.md §19): one inbox insert for every intent, then one plan insert for every intent that opens a new
+     * Takes a poll batch in the caller's transaction (it must run inside one; idempotent per message id thanks to the
+     * inbox) with a fixed number of statements for its common case (docs/protocol.md §19): one inbox insert for every intent, then one plan insert for every intent that opens a new
      * scope, and one re-check of their tombstones. Each intent ends as it would have had the batch been taken one
      * intent after the other, in order: a redelivery or a second intent of a scope within the batch meets the row the
      * first one wrote. Only the rare cases (a message or scope seen before, a refusal) cost statements of their own.
