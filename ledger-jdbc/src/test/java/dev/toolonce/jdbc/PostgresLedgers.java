@@ -4,7 +4,6 @@ import dev.toolonce.testsupport.TestStack;
 import java.util.Map;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
-import org.springframework.jdbc.datasource.DriverManagerDataSource;
 
 /**
  * Fresh PostgreSQL databases for the shared stores' contract tests, one per test, on test-support's local server.
@@ -23,7 +22,7 @@ final class PostgresLedgers {
     static DataSource executor(String prefix) {
         String url = TestStack.get().freshDatabase(prefix);
         migrate(url, SCHEMA, EXECUTOR_MIGRATIONS, "store_contract_pub"); // a database of its own: no clash
-        return new DriverManagerDataSource(url, "postgres", "");
+        return TestStack.pooled(url);
     }
 
     /**

@@ -3,6 +3,7 @@ package dev.toolonce.system;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.toolonce.testsupport.TestStack;
 import dev.toolonce.core.call.CallScope;
 import dev.toolonce.executor.ledger.ToolCallRetention;
 import dev.toolonce.executor.ledger.ToolCallStore;
@@ -31,7 +32,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.jdbc.datasource.DriverManagerDataSource;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -44,7 +44,7 @@ import tools.jackson.databind.JsonNode;
 class ProtocolEdgesIT {
     private static final Duration WAIT = Duration.ofSeconds(60);
     private final SystemStack stack = SystemStack.get();
-    private final JdbcTemplate jdbc = new JdbcTemplate(new DriverManagerDataSource(stack.jdbcUrl, "postgres", ""));
+    private final JdbcTemplate jdbc = new JdbcTemplate(TestStack.pooled(stack.jdbcUrl));
     private Fixtures f;
     private ResultWatcher results;
     private LoneExecutor lone;

@@ -14,7 +14,6 @@ import java.util.Map;
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.jdbc.datasource.DriverManagerDataSource;
 
 /**
  * docs/protocol.md §13 against a real ledger: terminal calls past retention go, by {@code terminal_at}, and
@@ -28,7 +27,7 @@ class RetentionPurgeIT {
         Flyway.configure().dataSource(url, "postgres", "").schemas("executor").defaultSchema("executor")
                 .locations("classpath:db/migration/executor").placeholders(Map.of("publication", "purge_pub"))
                 .load().migrate();
-        JdbcTemplate jdbc = new JdbcTemplate(new DriverManagerDataSource(url, "postgres", ""));
+        JdbcTemplate jdbc = new JdbcTemplate(TestStack.pooled(url));
         insert(jdbc, "old-done", "COMMITTED", "10 days", "ch_1");
         insert(jdbc, "new-done", "COMMITTED", "1 day", "ch_2");
         insert(jdbc, "old-open", "UNKNOWN", null, null);

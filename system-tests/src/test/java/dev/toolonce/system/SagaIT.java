@@ -3,6 +3,7 @@ package dev.toolonce.system;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.toolonce.testsupport.TestStack;
 import dev.toolonce.agent.publish.IntentPublisher;
 import dev.toolonce.agent.task.DryRunCatalog;
 import dev.toolonce.agent.task.Plan;
@@ -28,6 +29,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import javax.sql.DataSource;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -35,7 +37,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
-import org.springframework.jdbc.datasource.DriverManagerDataSource;
 import org.springframework.transaction.support.TransactionTemplate;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
@@ -62,7 +63,7 @@ class SagaIT {
         f = new Fixtures(SystemStack.get());
         operator = TestTokens.create("saga-it", Role.OPERATOR, f.tenant);
         f.clearFaults();
-        DriverManagerDataSource ds = new DriverManagerDataSource(f.stack.jdbcUrl, "postgres", "");
+        DataSource ds = TestStack.pooled(f.stack.jdbcUrl);
         jdbc = new JdbcTemplate(ds);
         tasks = new TaskEngine(new TaskStore(jdbc, "agent"),
                 new IntentPublisher("agent", Contract.INTENTS_TOPIC, "/agents/saga-it", TestKeys.keyring()),

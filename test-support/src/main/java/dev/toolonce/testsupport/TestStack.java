@@ -116,6 +116,23 @@ public final class TestStack {
   }
 
   /**
+   * A small connection pool on {@code jdbcUrl} (user {@code postgres}, no password) for a test's stores. A
+   * {@code DriverManagerDataSource} opens a connection per statement, which made store contract tests spend most of
+   * their time connecting; the pool keeps up to 24 and closes idle ones after 10 s, so that a test's database can be
+   * left behind without holding connections to it.
+   */
+  public static javax.sql.DataSource pooled(String jdbcUrl) {
+    com.zaxxer.hikari.HikariConfig config = new com.zaxxer.hikari.HikariConfig();
+    config.setJdbcUrl(jdbcUrl);
+    config.setUsername("postgres");
+    config.setPassword("");
+    config.setMaximumPoolSize(24);
+    config.setMinimumIdle(0);
+    config.setIdleTimeout(10_000);
+    return new com.zaxxer.hikari.HikariDataSource(config);
+  }
+
+  /**
    * Creates a topic with replication factor 1; does nothing if it already exists (whatever its
    * partition count).
    *

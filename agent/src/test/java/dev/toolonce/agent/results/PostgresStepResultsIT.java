@@ -5,7 +5,6 @@ import dev.toolonce.testsupport.TestStack;
 import java.util.Map;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
-import org.springframework.jdbc.datasource.DriverManagerDataSource;
 
 /** {@link StepResultsContract} on PostgreSQL 15, with the agent's own migrations. */
 class PostgresStepResultsIT extends StepResultsContract {
@@ -15,6 +14,6 @@ class PostgresStepResultsIT extends StepResultsContract {
         Flyway.configure().dataSource(url, "postgres", "").schemas(schema()).defaultSchema(schema())
                 .locations(AgentSchema.MIGRATIONS).placeholders(Map.of("publication", "step_results_pub"))
                 .load().migrate();
-        return new DriverManagerDataSource(url, "postgres", "");
+        return TestStack.pooled(url);
     }
 }

@@ -23,6 +23,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import javax.sql.DataSource;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.flywaydb.core.Flyway;
 import dev.toolonce.schemas.ContractValidator;
@@ -31,7 +32,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
-import org.springframework.jdbc.datasource.DriverManagerDataSource;
 import org.springframework.transaction.support.TransactionTemplate;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
@@ -56,7 +56,7 @@ class TaskEngineIT {
         Flyway.configure().dataSource(url, "postgres", "").schemas(SCHEMA).defaultSchema(SCHEMA)
                 .locations(AgentSchema.MIGRATIONS).placeholders(Map.of("publication", "tasks_pub"))
                 .load().migrate();
-        DriverManagerDataSource ds = new DriverManagerDataSource(url, "postgres", "");
+        DataSource ds = TestStack.pooled(url);
         jdbc = new JdbcTemplate(ds);
         tx = new TransactionTemplate(new DataSourceTransactionManager(ds));
         tasks = new TaskEngine(new TaskStore(jdbc, SCHEMA), new IntentPublisher(SCHEMA, Contract.INTENTS_TOPIC,

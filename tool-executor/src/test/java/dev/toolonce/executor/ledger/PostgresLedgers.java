@@ -4,7 +4,6 @@ import dev.toolonce.testsupport.TestStack;
 import java.util.Map;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
-import org.springframework.jdbc.datasource.DriverManagerDataSource;
 
 /**
  * Fresh PostgreSQL databases for the executor's store contract tests, one per test, on test-support's local server,
@@ -24,6 +23,6 @@ final class PostgresLedgers {
                 .locations("classpath:db/migration/executor")
                 .placeholders(Map.of("publication", "store_contract_pub")) // a database of its own: no clash
                 .load().migrate();
-        return new DriverManagerDataSource(url, "postgres", "");
+        return TestStack.pooled(url);
     }
 }

@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
+import javax.sql.DataSource;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.awaitility.Awaitility;
 import org.flywaydb.core.Flyway;
@@ -31,7 +32,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
-import org.springframework.jdbc.datasource.DriverManagerDataSource;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
@@ -58,7 +58,7 @@ class TaskHoldPurgeIT {
         Flyway.configure().dataSource(url, "postgres", "").schemas(SCHEMA).defaultSchema(SCHEMA)
                 .locations("classpath:db/migration/executor").placeholders(Map.of("publication", "taskhold_pub"))
                 .load().migrate();
-        DriverManagerDataSource ds = new DriverManagerDataSource(url, "postgres", "");
+        DataSource ds = TestStack.pooled(url);
         jdbc = new JdbcTemplate(ds);
         calls = new ToolCallStore(jdbc, SCHEMA);
         holds = new TaskHolds(new TaskHoldStore(jdbc, SCHEMA), keyring, (r, code, message) -> deadLettered.add(r.offset() + " " + code),
