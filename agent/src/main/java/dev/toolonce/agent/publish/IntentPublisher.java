@@ -112,6 +112,7 @@ public final class IntentPublisher {
 
     private List<String> publishAll(JdbcTemplate jdbc, List<ToolIntent> intents) {
         List<ToolIntent> withIds = new ArrayList<>(intents.size());
+        List<String> hashes = new ArrayList<>(intents.size());
         List<OutboxEvent> events = new ArrayList<>(intents.size());
         String traceparent = TraceParent.valid(trace.traceparent());
         for (int i = 0; i < intents.size(); i++) {
@@ -119,7 +120,7 @@ public final class IntentPublisher {
             ToolIntent withId = intents.get(i).withMessageId(id.toString());
             String payload = codec.write(withId);
             try {
-                validate(withId, payload);
+                hashes.add(validate(withId, payload));
             } catch (IllegalArgumentException e) {
                 throw intents.size() == 1 ? e : new IllegalArgumentException("intent " + i + " of "
                         + intents.size() + ": " + e.getMessage(), e);
@@ -129,8 +130,15 @@ public final class IntentPublisher {
                     traceparent).signedBy(keyring, kind.power, withId.tenantId()));
             withIds.add(withId);
         }
-        new StepResults(jdbc, schema).openAll(withIds.stream()
-                .filter(i -> i.taskId() != null && i.stepId() != null).toList());
+        List<ToolIntent> steps = new ArrayList<>(withIds.size());
+        List<String> stepHashes = new ArrayList<>(withIds.size());
+        for (int i = 0; i < withIds.size(); i++) {
+            if (withIds.get(i).taskId() != null && withIds.get(i).stepId() != null) {
+                steps.add(withIds.get(i));
+                stepHashes.add(hashes.get(i));
+            }
+        }
+        new StepResults(jdbc, schema).openAll(steps, stepHashes);
         new OutboxStore(jdbc, schema).append(events);
         return withIds.stream().map(ToolIntent::messageId).toList();
     }
@@ -151,12 +159,13 @@ public final class IntentPublisher {
         }
     }
 
-    private void validate(ToolIntent intent, String payload) {
+    /** @return the intent's request hash ({@code sha256:…}) */
+    private String validate(ToolIntent intent, String payload) {
         List<String> violations = validator.validateIntent(codec.parse(payload.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
         if (!violations.isEmpty()) {
             throw new IllegalArgumentException("invalid tool intent: " + String.join("; ", violations));
         }
         CallScope scope = new CallScope(intent.tenantId(), intent.tool(), intent.operation(), intent.idempotencyKey());
-        hasher.hash(scope, intent.arguments());
+        return hasher.hash(scope, intent.arguments()).value();
     }
 }

@@ -34,8 +34,8 @@ public final class StepResults {
      */
     private static final String OPEN = """
             INSERT INTO %s.agent_step (task_id, step_id, tenant_id, tool, operation, idempotency_key, intent_message_id,
-                part, task_step_id, intent_message_ids)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ARRAY[CAST(? AS text)])
+                part, task_step_id, intent_message_ids, request_hash)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ARRAY[CAST(? AS text)], ?)
             ON CONFLICT (tenant_id, task_id, step_id, idempotency_key) DO UPDATE
                SET intent_message_ids = agent_step.intent_message_ids || EXCLUDED.intent_message_id
              WHERE NOT EXCLUDED.intent_message_id = ANY(agent_step.intent_message_ids)
@@ -46,13 +46,13 @@ public final class StepResults {
      */
     private static final String OPEN_ALL = """
             INSERT INTO %s.agent_step (task_id, step_id, tenant_id, tool, operation, idempotency_key, intent_message_id,
-                part, task_step_id, intent_message_ids)
+                part, task_step_id, intent_message_ids, request_hash)
             SELECT v.task_id, v.step_id, v.tenant_id, v.tool, v.operation, v.idempotency_key, v.intent_message_id,
-                   v.part, v.task_step_id, ARRAY[v.intent_message_id]
+                   v.part, v.task_step_id, ARRAY[v.intent_message_id], v.request_hash
               FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[],
-                          ?::text[])
+                          ?::text[], ?::text[])
                    AS v (task_id, step_id, tenant_id, tool, operation, idempotency_key, intent_message_id, part,
-                         task_step_id)
+                         task_step_id, request_hash)
             ON CONFLICT (tenant_id, task_id, step_id, idempotency_key) DO UPDATE
                SET intent_message_ids = agent_step.intent_message_ids || EXCLUDED.intent_message_id
              WHERE NOT EXCLUDED.intent_message_id = ANY(agent_step.intent_message_ids)
@@ -60,8 +60,8 @@ public final class StepResults {
     /** {@link #OPEN} that changes nothing on a conflict: the probe of {@link #stepInFlight}, always rolled back. */
     private static final String PROBE = """
             INSERT INTO %s.agent_step (task_id, step_id, tenant_id, tool, operation, idempotency_key, intent_message_id,
-                part, task_step_id, intent_message_ids)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ARRAY[CAST(? AS text)])
+                part, task_step_id, intent_message_ids, request_hash)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ARRAY[CAST(? AS text)], ?)
             ON CONFLICT (tenant_id, task_id, step_id, idempotency_key) DO NOTHING
             """;
     /**
@@ -166,25 +166,39 @@ public final class StepResults {
      * outbox row); the step table's only insert, so that it has one home (docs/protocol.md §20).
      */
     public void open(ToolIntent intent, String intentMessageId) {
-        jdbc.update(open, openArgs(intent.taskId(), intent.stepId(), intent.tenantId(), intent.tool(),
-                intent.operation(), intent.idempotencyKey(), intentMessageId));
+        open(intent, intentMessageId, null);
     }
 
     /**
-     * {@link #open} for several intents (each with its message id set) in one statement when they name distinct
-     * steps, else one after the other.
+     * {@link #open(ToolIntent, String)} recording the call's request hash ({@code sha256:…}, as the executor computes
+     * it), which an awaitable call asked for again compares its own with ({@code ToolCalls}); null records none.
      */
-    public void openAll(List<ToolIntent> intents) {
+    public void open(ToolIntent intent, String intentMessageId, String requestHash) {
+        jdbc.update(open, openArgs(intent.taskId(), intent.stepId(), intent.tenantId(), intent.tool(),
+                intent.operation(), intent.idempotencyKey(), intentMessageId, requestHash));
+    }
+
+    /**
+     * {@link #open(ToolIntent, String, String)} for several intents (each with its message id set; {@code requestHashes}
+     * in the same order) in one statement when they name distinct steps, else one after the other.
+     */
+    public void openAll(List<ToolIntent> intents, List<String> requestHashes) {
         if (intents.size() < 2 || intents.stream().map(i -> Arrays.asList(i.tenantId(), i.taskId(), i.stepId(),
                 i.idempotencyKey())).distinct().count() < intents.size()) {
-            intents.forEach(i -> open(i, i.messageId()));
+            for (int i = 0; i < intents.size(); i++) {
+                open(intents.get(i), intents.get(i).messageId(), requestHashes.get(i));
+            }
             return;
         }
-        List<Object[]> rows = intents.stream().map(i -> openArgs(i.taskId(), i.stepId(), i.tenantId(), i.tool(),
-                i.operation(), i.idempotencyKey(), i.messageId())).toList();
+        List<Object[]> rows = new ArrayList<>(intents.size());
+        for (int n = 0; n < intents.size(); n++) {
+            ToolIntent i = intents.get(n);
+            rows.add(openArgs(i.taskId(), i.stepId(), i.tenantId(), i.tool(), i.operation(), i.idempotencyKey(),
+                    i.messageId(), requestHashes.get(n)));
+        }
         jdbc.update(con -> {
             PreparedStatement ps = con.prepareStatement(openAll);
-            for (int c = 0; c < 9; c++) {
+            for (int c = 0; c < 10; c++) {
                 int column = c;
                 ps.setArray(c + 1, con.createArrayOf("text", rows.stream().map(r -> r[column]).toArray()));
             }
@@ -193,10 +207,10 @@ public final class StepResults {
     }
 
     private static Object[] openArgs(String taskId, String stepId, String tenantId, String tool, String operation,
-                                     String idempotencyKey, String intentMessageId) {
+                                     String idempotencyKey, String intentMessageId, String requestHash) {
         StepPart part = StepPart.of(operation);
         return new Object[] {taskId, stepId, tenantId, tool, operation, idempotencyKey, intentMessageId, part.name(),
-                part.taskStepId(stepId), intentMessageId};
+                part.taskStepId(stepId), intentMessageId, requestHash};
     }
 
     /**
@@ -367,7 +381,7 @@ public final class StepResults {
             }
             try (PreparedStatement ps = c.prepareStatement(probe)) {
                 new ArgumentPreparedStatementSetter(openArgs(r.taskId(), r.stepId(), r.tenantId(), r.tool(),
-                        r.operation(), r.idempotencyKey(), r.intentMessageId())).setValues(ps);
+                        r.operation(), r.idempotencyKey(), r.intentMessageId(), r.requestHash())).setValues(ps);
                 return ps.executeUpdate() == 0;
             } catch (SQLException refused) {
                 return false; // a result whose scope could not even be a step's (the probe broke a constraint)

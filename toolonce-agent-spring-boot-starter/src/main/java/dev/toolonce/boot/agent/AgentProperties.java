@@ -1,6 +1,7 @@
 package dev.toolonce.boot.agent;
 
 import dev.toolonce.agent.task.DryRunCatalog;
+import java.time.Duration;
 import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -26,6 +27,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *                        changes pending tool calls
  * @param dryRuns         {@code tool/operation} entries whose tool declares a dry run in the executor's tool
  *                        configuration ({@code operations.<op>.dry-run}); a plan may ask for a dry run only of these
+ * @param callsPoll       how often {@code ToolCalls} reads the rows of the calls it waits for (an answer applied by
+ *                        another instance of the application is seen within this; one applied here at once)
  */
 @ConfigurationProperties("toolonce.agent")
 public record AgentProperties(
@@ -41,7 +44,8 @@ public record AgentProperties(
         @DefaultValue("true") boolean consumer,
         @DefaultValue("true") boolean resumeOnStart,
         @DefaultValue("false") boolean api,
-        List<String> dryRuns) {
+        List<String> dryRuns,
+        @DefaultValue("200ms") Duration callsPoll) {
 
     public AgentProperties {
         dryRuns = dryRuns == null ? List.of() : List.copyOf(dryRuns);
@@ -49,6 +53,9 @@ public record AgentProperties(
             DryRunCatalog.of(dryRuns);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("toolonce.agent.dry-runs: " + e.getMessage(), e);
+        }
+        if (callsPoll.isNegative() || callsPoll.isZero()) {
+            throw new IllegalArgumentException("toolonce.agent.calls-poll must be positive (is " + callsPoll + ")");
         }
         if (poisonAttempts < 1) {
             throw new IllegalArgumentException("toolonce.agent.poison-attempts must be >= 1 (is " + poisonAttempts + ")");

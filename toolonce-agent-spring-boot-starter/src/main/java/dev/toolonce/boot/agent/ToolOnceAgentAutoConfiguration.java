@@ -1,5 +1,6 @@
 package dev.toolonce.boot.agent;
 
+import dev.toolonce.agent.call.ToolCalls;
 import dev.toolonce.agent.publish.IntentPublisher;
 import dev.toolonce.agent.results.ResultHandler;
 import dev.toolonce.agent.results.ResultListener;
@@ -105,6 +106,17 @@ public class ToolOnceAgentAutoConfiguration {
                 DryRunCatalog.of(p.dryRuns()));
     }
 
+    /**
+     * The awaitable call (docs/agent-calls.md §2). Its waits end through the database: with this application's
+     * consumer, as soon as the consumer commits the answer; without it, at the next poll.
+     */
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean
+    ToolCalls toolCalls(DataSource dataSource, PlatformTransactionManager tm, IntentPublisher publisher,
+                        AgentProperties p, AgentMigrations migrated) {
+        return new ToolCalls(dataSource, new TransactionTemplate(tm), publisher, p.schema(), p.callsPoll());
+    }
+
     /** Resumes open tasks once the application is ready: steps in flight go out again with their original keys. */
     @Bean
     @ConditionalOnBooleanProperty(name = "toolonce.agent.resume-on-start", matchIfMissing = true)
@@ -144,7 +156,8 @@ public class ToolOnceAgentAutoConfiguration {
         @Bean
         @ConditionalOnMissingBean
         ResultListener resultListener(DataSource dataSource, PlatformTransactionManager tm, KafkaProperties kafka,
-                                      AgentProperties p, DatabaseProbe probe, TaskEngine tasks, Keyring keyring,
+                                      AgentProperties p, DatabaseProbe probe, TaskEngine tasks, ToolCalls calls,
+                                      Keyring keyring,
                                       ObjectProvider<ResultHandler> handlers, ApplicationEventPublisher events,
                                       ObjectProvider<MeterRegistry> meters, AgentMigrations migrated) {
             JdbcTemplate jdbc = new JdbcTemplate(dataSource);
@@ -156,6 +169,7 @@ public class ToolOnceAgentAutoConfiguration {
             List<ResultHandler> all = new ArrayList<>();
             all.add(tasks.resultHandler());
             handlers.orderedStream().forEach(all::add);
+            all.add(calls.resultHandler());
             all.add(r -> events.publishEvent(new ToolResultReceived(r)));
             return new ResultListener(p.consumerGroup(), new InboxStore(jdbc, p.schema()), new StepResults(jdbc, p.schema()),
                     keyring, new ConsumerDeadLetterSink(dlq, p.deadLetterTopic()), new TransactionTemplate(tm), probe,
