@@ -26,6 +26,7 @@ import dev.toolonce.executor.ledger.PausedToolStore;
 import dev.toolonce.executor.ledger.ReviewAuditStore;
 import dev.toolonce.executor.ledger.TaskHoldStore;
 import dev.toolonce.executor.adapter.AdapterRegistry;
+import dev.toolonce.executor.catalogue.ToolCatalogue;
 import dev.toolonce.executor.compensation.CompensationDriver;
 import dev.toolonce.executor.compensation.CompensationGateway;
 import dev.toolonce.executor.retention.TaskHolds;
@@ -132,6 +133,12 @@ public class ExecutorConfiguration {
         return new CompensationGateway(new AdapterRegistry(adapters), calls, adapters.keySet());
     }
 
+    /** The tools as agents see them (docs/adapters.md §8): descriptions, argument schemas, guarantees. */
+    @Bean
+    ToolCatalogue toolCatalogue(ExecutorProperties p, ToolGateway gateway) {
+        return ToolCatalogue.of(p.tools(), gateway::descriptor);
+    }
+
     /** docs/protocol.md §13: open tasks' calls are kept from the purge, from the agents' task events. */
     @Bean
     TaskHolds taskHolds(JdbcTemplate jdbc, Keyring keyring, ExecutorProperties p, KafkaTemplate<byte[], byte[]> kafka,
@@ -232,9 +239,10 @@ public class ExecutorConfiguration {
 
     @Bean
     Intake intake(JdbcTemplate jdbc, ToolCallStore calls, ToolCallCompensations holds, PendingReplyStore pending,
-                  ResultEvents results, ToolGateway gateway, ExecutorProperties p, Clock clock) {
+                  ResultEvents results, ToolGateway gateway, ToolCatalogue catalogue, ExecutorProperties p,
+                  Clock clock) {
         return new Intake(p.consumerGroup(), new InboxStore(jdbc, p.schema()), calls, holds, pending, results, gateway,
-                new Decider(p.acceptanceWindow()), clock);
+                catalogue, new Decider(p.acceptanceWindow()), clock);
     }
 
     @Bean

@@ -30,6 +30,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *                          stored result always fits a result event); a longer body is still classified by
  *                          its status and stored as a note with its size and SHA-256
  * @param maxRetryAfter     the longest {@code Retry-After} honoured (default 5 minutes); longer values are capped
+ * @param description       what the tool is, for the catalogue (docs/adapters.md §8); nullable
  */
 public record ToolProperties(
         String baseUrl,
@@ -46,7 +47,8 @@ public record ToolProperties(
         Map<Integer, String> statuses,
         Map<String, OperationProperties> operations,
         @DefaultValue("65536") int maxResponseBytes,
-        @DefaultValue("5m") Duration maxRetryAfter) {
+        @DefaultValue("5m") Duration maxRetryAfter,
+        String description) {
 
     public ToolProperties {
         capabilities = capabilities == null ? List.of() : List.copyOf(capabilities);
@@ -70,6 +72,12 @@ public record ToolProperties(
      * @param dryRun            a request that checks the arguments as this operation would and has no effect; when
      *                          set, the tool also offers the operation {@code <op>.dry-run}
      *                          ({@link dev.toolonce.core.call.DryRun}); nullable
+     * @param description       what the operation does, for the catalogue and the models that read it; nullable
+     * @param inputSchema       the JSON Schema (draft 2020-12, as JSON text) its arguments must meet: intake refuses
+     *                          others with {@code REJECTED INVALID_ARGUMENTS} naming the field, before any effect
+     *                          (docs/adapters.md §8); nullable: then any JSON object is accepted
+     * @param destructive       whether the effect may destroy or overwrite something (MCP's {@code destructiveHint});
+     *                          false for an operation that only adds (default true)
      */
     public record OperationProperties(
             @DefaultValue("POST") String method,
@@ -79,7 +87,10 @@ public record ToolProperties(
             @DefaultValue("/id") String externalIdPointer,
             LookupProperties lookup,
             CompensationProperties compensation,
-            DryRunProperties dryRun) {
+            DryRunProperties dryRun,
+            String description,
+            String inputSchema,
+            @DefaultValue("true") boolean destructive) {
     }
 
     /**

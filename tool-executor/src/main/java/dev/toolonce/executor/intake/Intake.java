@@ -9,6 +9,7 @@ import dev.toolonce.core.decide.Decision;
 import dev.toolonce.core.hash.ProviderKey;
 import dev.toolonce.core.hash.RequestHash;
 import dev.toolonce.core.hash.RequestHasher;
+import dev.toolonce.executor.catalogue.ToolCatalogue;
 import dev.toolonce.executor.execution.ToolGateway;
 import dev.toolonce.executor.ledger.ToolCallCompensations;
 import dev.toolonce.executor.results.ResultEvents;
@@ -60,13 +61,14 @@ public final class Intake {
     private final ResultEvents results;
     private final ToolGateway tools;
     private final Decider decider;
+    private final ToolCatalogue catalogue;
     private final RequestHasher hasher = new RequestHasher();
     private final Clock clock;
 
     /** A planned compensation is held until its original can be compensated (docs/protocol.md §17). */
     public Intake(String consumerGroup, InboxStore inbox, ToolCallStore calls, ToolCallCompensations holds,
                   PendingReplyStore pending,
-                  ResultEvents results, ToolGateway tools, Decider decider, Clock clock) {
+                  ResultEvents results, ToolGateway tools, ToolCatalogue catalogue, Decider decider, Clock clock) {
         this.consumerGroup = consumerGroup;
         this.inbox = inbox;
         this.calls = calls;
@@ -75,6 +77,7 @@ public final class Intake {
         this.results = results;
         this.tools = tools;
         this.decider = decider;
+        this.catalogue = catalogue;
         this.clock = clock;
     }
 
@@ -137,6 +140,11 @@ public final class Intake {
         } catch (InvalidArgumentsException e) {
             return reject(scope, null, to, "INVALID_ARGUMENTS", e.getMessage());
         }
+        // The operation's input-schema, before the ledger: arguments that break it never become a call.
+        List<String> violations = catalogue.violations(scope.tool(), scope.operation(), intent.arguments());
+        if (!violations.isEmpty()) {
+            return reject(scope, hash.value(), to, "INVALID_ARGUMENTS", schemaMessage(scope, violations));
+        }
         // The acceptance window is checked once, before the insert.
         Optional<Decision.Reject> refused = decider.admit(requestedAt, clock.instant());
         if (refused.isPresent()) {
@@ -144,6 +152,15 @@ public final class Intake {
         }
         return new ToPlan(new ToolCallStore.NewCall(scope, ProviderKey.of(scope), hash, intent.arguments().toString(),
                 intent.taskId(), intent.stepId(), a.messageId(), to.traceparent()), to);
+    }
+
+    /** The violations of an input-schema as one bounded sentence: the first five, each naming its field. */
+    private static String schemaMessage(CallScope scope, List<String> violations) {
+        String listed = String.join("; ", violations.subList(0, Math.min(5, violations.size())));
+        String more = violations.size() > 5 ? " (and " + (violations.size() - 5) + " more)" : "";
+        String text = "arguments break the input-schema of " + scope.tool() + "/" + scope.operation() + ": " + listed
+                + more;
+        return text.length() <= 1000 ? text : text.substring(0, 997) + "...";
     }
 
     /** What the checks before the ledger made of an intent: taken already, or a call to plan. */
