@@ -1,0 +1,58 @@
+package dev.toolonce.agent.call;
+
+import dev.toolonce.schemas.EventCodec;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
+
+/** Reads the executor's catalogue ({@code GET /executor/catalogue}, role viewer) for the framework adapters. */
+public final class Catalogue {
+    private Catalogue() {
+    }
+
+    /**
+     * @param executor the executor's base URL, e.g. {@code http://127.0.0.1:18081}
+     * @param token    a bearer token of role viewer
+     * @param only     {@code tool/operation} entries to keep; empty for every operation
+     * @throws IllegalStateException when the executor does not answer 200, naming its status
+     * @throws IllegalArgumentException when an entry of {@code only} is not in the catalogue
+     */
+    public static List<CatalogueTool> fetch(URI executor, String token, Collection<String> only) {
+        HttpRequest request = HttpRequest.newBuilder(executor.resolve("/executor/catalogue"))
+                .timeout(Duration.ofSeconds(10)).header("Authorization", "Bearer " + token).GET().build();
+        HttpResponse<byte[]> response;
+        try {
+            response = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build()
+                    .send(request, HttpResponse.BodyHandlers.ofByteArray());
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read the catalogue at " + request.uri() + ": " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while reading the catalogue at " + request.uri(), e);
+        }
+        if (response.statusCode() != 200) {
+            throw new IllegalStateException("the catalogue at " + request.uri() + " answered " + response.statusCode()
+                    + (response.statusCode() == 401 || response.statusCode() == 403 ? " (needs a viewer token)" : ""));
+        }
+        return select(CatalogueTool.parse(new EventCodec().parse(response.body())), only);
+    }
+
+    /** The operations named in {@code only} ({@code tool/operation}), or all of them when it is empty. */
+    public static List<CatalogueTool> select(List<CatalogueTool> all, Collection<String> only) {
+        if (only == null || only.isEmpty()) {
+            return all;
+        }
+        for (String wanted : only) {
+            if (all.stream().noneMatch(t -> (t.tool() + "/" + t.operation()).equals(wanted))) {
+                throw new IllegalArgumentException("no operation " + wanted + " in the catalogue (it has "
+                        + all.stream().map(t -> t.tool() + "/" + t.operation()).toList() + ")");
+            }
+        }
+        return all.stream().filter(t -> only.contains(t.tool() + "/" + t.operation())).toList();
+    }
+}

@@ -1,0 +1,122 @@
+package dev.toolonce.system;
+
+import dev.toolonce.agent.call.Catalogue;
+import dev.toolonce.agent.call.ModelCalls;
+import dev.toolonce.agent.call.ToolCalls;
+import dev.toolonce.agent.publish.IntentPublisher;
+import dev.toolonce.schemas.Contract;
+import dev.toolonce.schemas.signing.Keyring;
+import dev.toolonce.springai.ToolOnceToolContext;
+import dev.toolonce.springai.ToolOnceTools;
+import dev.toolonce.testsupport.TestStack;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import javax.sql.DataSource;
+import org.springframework.ai.chat.client.ChatClient;
+import org.springframework.ai.chat.messages.AssistantMessage;
+import org.springframework.ai.chat.messages.Message;
+import org.springframework.ai.chat.messages.ToolResponseMessage;
+import org.springframework.ai.chat.model.ChatModel;
+import org.springframework.ai.chat.model.ChatResponse;
+import org.springframework.ai.chat.model.Generation;
+import org.springframework.ai.chat.prompt.ChatOptions;
+import org.springframework.ai.chat.prompt.Prompt;
+import org.springframework.ai.model.tool.ToolCallingChatOptions;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * An agent application as its own process (SpringAiAgentIT kills it): a Spring AI {@link ChatClient} over a scripted
+ * {@link ChatModel} that asks for one charge of 12.50 EUR, whose payment tool is the executor's {@code payments/charge}
+ * through ToolOnce ({@link ToolOnceTools}). Runs one turn of a conversation and writes its transcript to a file. With
+ * {@code halt}, the model, once it is handed the tool's answer, writes it down and hangs there: the process is killed
+ * after the tool was called and before the model could use the answer.
+ *
+ * <p>Arguments: jdbc-url executor-url viewer-token tenant conversation turn-id op-id halt|complete transcript-file.
+ */
+public final class SpringAiAgent {
+    private SpringAiAgent() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        String jdbcUrl = args[0];
+        URI executor = URI.create(args[1]);
+        String token = args[2];
+        String tenant = args[3];
+        String conversation = args[4];
+        String turn = args[5];
+        String opId = args[6];
+        boolean halt = "halt".equals(args[7]);
+        Path transcript = Path.of(args[8]);
+
+        DataSource ds = TestStack.pooled(jdbcUrl);
+        Keyring keyring = Keyring.required(System.getenv("TOOLONCE_SIGNING_KEYRINGFILE"), "spring-ai-agent");
+        ToolCalls calls = new ToolCalls(ds, new TransactionTemplate(new DataSourceTransactionManager(ds)),
+                new IntentPublisher("agent", Contract.INTENTS_TOPIC, "/agents/spring-ai", keyring), "agent",
+                Duration.ofMillis(50));
+        ToolOnceTools tools = new ToolOnceTools(Catalogue.fetch(executor, token, List.of("payments/charge")),
+                new ModelCalls(calls, tenant, Duration.ofSeconds(60)));
+
+        ChatClient chat = ChatClient.builder(new ScriptedModel(opId, halt, transcript)).build();
+        write(transcript, "USER: charge me 12.50 EUR (turn " + turn + ")");
+        String answer = chat.prompt().user("charge me 12.50 EUR").toolCallbacks(tools)
+                .toolContext(ToolOnceToolContext.turn(tenant, conversation, turn)).call().content();
+        write(transcript, "ANSWER: " + answer);
+        calls.close();
+        System.exit(0);
+    }
+
+    static void write(Path file, String line) {
+        try {
+            Files.writeString(file, line + "\n", StandardCharsets.UTF_8, StandardOpenOption.CREATE,
+                    StandardOpenOption.APPEND);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * A model that asks for the charge when the user speaks, and reports the tool's answer when it gets one; each of its
+     * tool calls has a new id, as a provider's would.
+     */
+    private record ScriptedModel(String opId, boolean halt, Path transcript) implements ChatModel {
+        @Override
+        public ChatResponse call(Prompt prompt) {
+            List<Message> messages = prompt.getInstructions();
+            Message last = messages.get(messages.size() - 1);
+            if (last instanceof ToolResponseMessage tool) {
+                String data = tool.getResponses().get(0).responseData();
+                write(transcript, "TOOL ANSWERED: " + data);
+                if (halt) {
+                    write(transcript, "HALTED before the model used the answer");
+                    try {
+                        Thread.sleep(Long.MAX_VALUE);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+                return new ChatResponse(List.of(new Generation(new AssistantMessage("Charged: " + data))));
+            }
+            String id = "call_" + UUID.randomUUID();
+            String arguments = "{\"amount\": 1250, \"currency\": \"EUR\", \"opId\": \"" + opId + "\"}";
+            write(transcript, "MODEL ASKS: payments_charge " + arguments + " (tool call id " + id + ")");
+            return new ChatResponse(List.of(new Generation(AssistantMessage.builder().content("")
+                    .toolCalls(List.of(new AssistantMessage.ToolCall(id, "function", "payments_charge", arguments)))
+                    .build())));
+        }
+
+        /** Options that can carry tools: ChatClient's tool loop runs only on a prompt whose options can. */
+        @Override
+        public ChatOptions getOptions() {
+            return ToolCallingChatOptions.builder().build();
+        }
+    }
+}

@@ -1,0 +1,59 @@
+package dev.toolonce.springai;
+
+import dev.toolonce.agent.call.Catalogue;
+import dev.toolonce.agent.call.ModelCalls;
+import dev.toolonce.agent.call.ToolCalls;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * With the agent starter and {@code toolonce.spring-ai.executor-url} set: the executor's catalogue (or the subset
+ * {@code toolonce.spring-ai.tools}) as a {@link ToolOnceTools} bean, a Spring AI {@code ToolCallbackProvider}. The
+ * catalogue is read once at start-up with a viewer token; an executor that does not answer stops the start-up naming
+ * it.
+ */
+@AutoConfiguration(afterName = "dev.toolonce.boot.agent.ToolOnceAgentAutoConfiguration")
+@ConditionalOnBean(ToolCalls.class)
+@ConditionalOnProperty(name = "toolonce.spring-ai.executor-url")
+@EnableConfigurationProperties(ToolOnceSpringAiAutoConfiguration.Properties.class)
+public class ToolOnceSpringAiAutoConfiguration {
+
+    /**
+     * {@code toolonce.spring-ai.*}.
+     *
+     * @param executorUrl the executor's base URL, whose {@code /executor/catalogue} lists the tools
+     * @param token       a viewer token for the catalogue (e.g. {@code ${TOOLONCE_TOKEN}})
+     * @param tenant      the tenant every call is made for
+     * @param tools       {@code tool/operation} entries to offer; empty for the whole catalogue
+     * @param answerWait  how long a call waits for its answer before the model is told it is pending
+     */
+    @ConfigurationProperties("toolonce.spring-ai")
+    public record Properties(String executorUrl, String token, String tenant, List<String> tools,
+                             @DefaultValue("20s") Duration answerWait) {
+        public Properties {
+            tools = tools == null ? List.of() : List.copyOf(tools);
+            if (token == null || token.isBlank()) {
+                throw new IllegalArgumentException("toolonce.spring-ai.token must name a viewer token for the catalogue");
+            }
+            if (tenant == null || tenant.isBlank()) {
+                throw new IllegalArgumentException("toolonce.spring-ai.tenant must name the tenant the calls are for");
+            }
+        }
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    ToolOnceTools toolOnceTools(ToolCalls calls, Properties p) {
+        return new ToolOnceTools(Catalogue.fetch(URI.create(p.executorUrl()), p.token(), p.tools()),
+                new ModelCalls(calls, p.tenant(), p.answerWait()));
+    }
+}
