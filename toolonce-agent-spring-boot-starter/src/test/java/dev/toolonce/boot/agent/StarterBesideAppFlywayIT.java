@@ -42,8 +42,8 @@ class StarterBesideAppFlywayIT {
             assertThat(jdbc.queryForList("SELECT script FROM public.flyway_schema_history WHERE success", String.class))
                     .containsExactly("V1__app_orders.sql");
             assertThat(jdbc.queryForList("SELECT script FROM agent.flyway_schema_history WHERE success AND version IS NOT "
-                    + "NULL ORDER BY installed_rank", String.class)).hasSize(8).doesNotContain("V1__app_orders.sql");
-            assertThat(app.getBean(AgentMigrations.class).applied()).isEqualTo(8);
+                    + "NULL ORDER BY installed_rank", String.class)).hasSize(9).doesNotContain("V1__app_orders.sql");
+            assertThat(app.getBean(AgentMigrations.class).applied()).isEqualTo(9);
             assertThat(jdbc.queryForObject("SELECT count(*) FROM app_orders", Long.class)).isZero();
         }
     }

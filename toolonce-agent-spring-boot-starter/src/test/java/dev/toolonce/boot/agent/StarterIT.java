@@ -105,7 +105,7 @@ class StarterIT {
         assertThat(app.getBean(IntentPublisher.class)).isNotNull();
         assertThat(app.getBean(TaskEngine.class)).isNotNull();
         assertThat(app.getBean(ResultListener.class)).isNotNull();
-        assertThat(app.getBean(AgentMigrations.class).applied()).isEqualTo(8);
+        assertThat(app.getBean(AgentMigrations.class).applied()).isEqualTo(9);
         assertThat(jdbc().queryForList("SELECT table_name FROM information_schema.tables WHERE table_schema = 'agent'",
                 String.class)).contains("agent_step", "agent_task", "agent_task_step", "inbox_message", "outbox_event",
                 "step_result_log");
