@@ -37,7 +37,7 @@ if [[ $running -eq 1 ]]; then
     (cd "$ROOT" && $MVN -q -B -DskipTests install -pl bench)
   fi
 else
-  for m in sandbox-tools tool-executor inbox-consumer outbox-relay bench; do
+  for m in sandbox-tools tool-executor inbox-consumer outbox-relay mcp-gateway bench; do
     if stale "$m" all; then
       echo "[bench] building: $MVN -q -B -DskipTests install"
       (cd "$ROOT" && $MVN -q -B -DskipTests install)

@@ -17,7 +17,7 @@ stale() {
       -type f -newer "$jar" -print -quit)" ]]
 }
 
-for m in sandbox-tools tool-executor inbox-consumer outbox-relay chaos; do
+for m in sandbox-tools tool-executor inbox-consumer outbox-relay mcp-gateway chaos; do
   if stale "$m"; then
     echo "[chaos] building: $MVN -q -B -DskipTests install"
     (cd "$ROOT" && $MVN -q -B -DskipTests install)

@@ -15,7 +15,7 @@ for arg in "$@"; do
 done
 
 # Build when a jar is missing or any source or pom is newer than it.
-jars=(sandbox-tools tool-executor inbox-consumer outbox-relay demo)
+jars=(sandbox-tools tool-executor inbox-consumer outbox-relay mcp-gateway demo)
 stale=0
 for m in "${jars[@]}"; do
   jar="$ROOT/$m/target/$m-$VERSION-exec.jar"

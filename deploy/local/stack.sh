@@ -23,12 +23,13 @@ TOKENS="$TOOLONCE_HOME/tokens"
 # Record signing keys (docs/security.md §6b): the local stack's agents' key and its executor's result key, created once.
 KEYRING="$TOOLONCE_HOME/keyring"
 ADMIN_TOKEN="$TOOLONCE_HOME/admin.token"
+GATEWAY_TOKEN="$TOOLONCE_HOME/gateway.token"
 PG_BIN=/usr/lib/postgresql/15/bin
 VERSION=0.1.0-SNAPSHOT
 
 # Ports: explicit environment first, then the ports of the last run, then the defaults.
 declare -A DEFAULT_PORT=([PG_PORT]=25432 [KAFKA_PORT]=29092 [KAFKA_CONTROLLER_PORT]=29093
-  [SANDBOX_PORT]=18080 [EXECUTOR_PORT]=18081 [RELAY_PORT]=18082 [CONSUMER_PORT]=18083)
+  [SANDBOX_PORT]=18080 [EXECUTOR_PORT]=18081 [RELAY_PORT]=18082 [CONSUMER_PORT]=18083 [GATEWAY_PORT]=18085)
 for var in "${!DEFAULT_PORT[@]}"; do
   if [[ -z "${!var:-}" && -f "$TOOLONCE_HOME/ports.env" ]]; then
     value="$(sed -n "s/^$var=//p" "$TOOLONCE_HOME/ports.env" | tail -1)"
@@ -38,9 +39,10 @@ for var in "${!DEFAULT_PORT[@]}"; do
 done
 
 # Services in start order: name, port variable, readiness path.
-SERVICES=(sandbox-tools tool-executor inbox-consumer outbox-relay)
+# mcp-gateway comes last: it reads the executor's catalogue at start-up.
+SERVICES=(sandbox-tools tool-executor inbox-consumer outbox-relay mcp-gateway)
 declare -A SERVICE_PORT_VAR=([sandbox-tools]=SANDBOX_PORT [tool-executor]=EXECUTOR_PORT
-  [inbox-consumer]=CONSUMER_PORT [outbox-relay]=RELAY_PORT)
+  [inbox-consumer]=CONSUMER_PORT [outbox-relay]=RELAY_PORT [mcp-gateway]=GATEWAY_PORT)
 
 log() { echo "[stack] $*"; }
 die() { echo "[stack] ERROR: $*" >&2; exit 1; }
@@ -93,7 +95,8 @@ wait_port_free() { # PORT NAME: fail early if something else listens there
 
 write_ports_env() {
   {
-    for var in PG_PORT KAFKA_PORT KAFKA_CONTROLLER_PORT SANDBOX_PORT EXECUTOR_PORT RELAY_PORT CONSUMER_PORT; do
+    for var in PG_PORT KAFKA_PORT KAFKA_CONTROLLER_PORT SANDBOX_PORT EXECUTOR_PORT RELAY_PORT CONSUMER_PORT \
+      GATEWAY_PORT; do
       echo "$var=${!var}"
     done
   } >"$TOOLONCE_HOME/ports.env"
@@ -333,6 +336,16 @@ local_keys() {
   fi
 }
 
+# gateway_token: the MCP gateway's viewer token, with which it reads the executor's catalogue (created once).
+gateway_token() {
+  local token="" id
+  [[ -s "$GATEWAY_TOKEN" ]] && token="$(<"$GATEWAY_TOKEN")"
+  id="${token#tot_}"; id="${id%%_*}"
+  if [[ -n "$token" && -f "$TOKENS" ]] && grep -q "^$id:" "$TOKENS"; then return 0; fi
+  (umask 077 && tokens_cli create --file "$TOKENS" --role viewer --tenant '*' --name local-mcp-gateway \
+    >"$GATEWAY_TOKEN") || die "cannot create the gateway's catalogue token"
+}
+
 # local_tokens: the local stack's admin token exists and is in the token file (created once, kept across restarts).
 local_tokens() {
   local token="" id
@@ -357,6 +370,8 @@ service_up() {
   TOOLONCE_PG_URL="jdbc:postgresql://127.0.0.1:$PG_PORT/toolonce" \
   KAFKA_BOOTSTRAP="127.0.0.1:$KAFKA_PORT" \
   SANDBOX_URL="http://127.0.0.1:$SANDBOX_PORT" \
+  EXECUTOR_URL="http://127.0.0.1:$EXECUTOR_PORT" \
+  TOOLONCE_GATEWAY_CATALOGUE_TOKEN="$( [[ $name == mcp-gateway ]] && cat "$GATEWAY_TOKEN" )" \
   SERVER_PORT="$port" \
     nohup java -Xms64m -Xmx256m -XX:+UseSerialGC -jar "$jar" --toolonce.security.tokens-file="$TOKENS" \
       --toolonce.signing.keyring-file="$KEYRING" \
@@ -385,6 +400,7 @@ services_up() {
     (cd "$REPO_ROOT" && mvn -q -B -DskipTests package) || die "build failed"
   fi
   local_tokens
+  gateway_token
   local_keys
   for name in "${SERVICES[@]}"; do service_up "$name"; done
 }
@@ -428,6 +444,7 @@ env_lines() {
     case $name in
       sandbox-tools) var=SANDBOX_URL ;; tool-executor) var=EXECUTOR_URL ;;
       inbox-consumer) var=CONSUMER_URL ;; outbox-relay) var=RELAY_URL ;;
+      mcp-gateway) echo "MCP_URL=http://127.0.0.1:$(port_of "$name")/mcp"; continue ;;
     esac
     echo "$var=http://127.0.0.1:$(port_of "$name")"
   done

@@ -18,7 +18,11 @@ public final class ProblemResponses implements AuthenticationEntryPoint, AccessD
     @Override
     public void commence(HttpServletRequest request, HttpServletResponse response, AuthenticationException e)
             throws IOException {
-        response.setHeader("WWW-Authenticate", "Bearer realm=\"toolonce\"");
+        // a service that names its OAuth protected resource metadata (the MCP gateway, RFC 9728) has set the header
+        // with resource_metadata before the chain ran: kept, with the realm added
+        String named = response.getHeader("WWW-Authenticate");
+        response.setHeader("WWW-Authenticate", named != null && named.startsWith("Bearer resource_metadata=")
+                ? named + ", realm=\"toolonce\"" : "Bearer realm=\"toolonce\"");
         write(response, 401, "Unauthorized", request.getHeader("Authorization") == null
                 ? "this endpoint needs a credential: Authorization: Bearer <API token or JWT>"
                 : "the credential is not valid (unknown, revoked, expired or malformed)");

@@ -3,9 +3,11 @@ package dev.toolonce.springai;
 import dev.toolonce.agent.call.Catalogue;
 import dev.toolonce.agent.call.ModelCalls;
 import dev.toolonce.agent.call.ToolCalls;
+import dev.toolonce.agent.task.TaskEngine;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -52,8 +54,8 @@ public class ToolOnceSpringAiAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    ToolOnceTools toolOnceTools(ToolCalls calls, Properties p) {
+    ToolOnceTools toolOnceTools(ToolCalls calls, ObjectProvider<TaskEngine> tasks, Properties p) {
         return new ToolOnceTools(Catalogue.fetch(URI.create(p.executorUrl()), p.token(), p.tools()),
-                new ModelCalls(calls, p.tenant(), p.answerWait()));
+                new ModelCalls(calls, tasks.getIfAvailable(), p.tenant(), p.answerWait()));
     }
 }

@@ -16,9 +16,10 @@ import tools.jackson.databind.node.JsonNodeFactory;
  * @param inputSchema the JSON Schema of its arguments; {@code {"type": "object"}} when it declares none
  * @param guarantee   {@code EXACTLY_ONE_EFFECT} or {@code AT_MOST_ONE_EFFECT_OR_REVIEW}
  * @param destructive whether the effect may destroy or overwrite something
+ * @param approvalRequired whether a model's call waits for an operator's approval (docs/agent-calls.md §7)
  */
 public record CatalogueTool(String tool, String operation, String description, JsonNode inputSchema, String guarantee,
-                            boolean destructive) {
+                            boolean destructive, boolean approvalRequired) {
     private static final Pattern UNSAFE = Pattern.compile("[^A-Za-z0-9_-]");
 
     /** The name a model calls it by: {@code <tool>_<operation>}, with any other character than {@code [A-Za-z0-9_-]} as {@code -}. */
@@ -52,7 +53,8 @@ public record CatalogueTool(String tool, String operation, String description, J
                 JsonNode schema = o.path("inputSchema");
                 out.add(new CatalogueTool(tool, op, description.isEmpty() ? tool + " " + op : description,
                         schema.isObject() ? schema : JsonNodeFactory.instance.objectNode().put("type", "object"),
-                        o.path("guarantee").asString("AT_MOST_ONE_EFFECT_OR_REVIEW"), o.path("destructive").asBoolean(true)));
+                        o.path("guarantee").asString("AT_MOST_ONE_EFFECT_OR_REVIEW"), o.path("destructive").asBoolean(true),
+                        "required".equals(o.path("approval").asString("none"))));
             }
         }
         return out;

@@ -1,9 +1,23 @@
 package dev.toolonce.agent.call;
 
 import dev.toolonce.core.call.InvalidArgumentsException;
+import dev.toolonce.schemas.ArgumentsSchema;
 import dev.toolonce.schemas.EventCodec;
+import dev.toolonce.schemas.ToolIntent;
+import dev.toolonce.agent.task.Plan;
+import dev.toolonce.agent.task.Step;
+import dev.toolonce.agent.task.StepSpec;
+import dev.toolonce.agent.task.TaskEngine;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
@@ -15,10 +29,18 @@ import tools.jackson.databind.node.ObjectNode;
  * Thread-safe.
  */
 public final class ModelCalls {
+    /** The step id of a call held for approval, in its own one-step task (docs/agent-calls.md §7). */
+    public static final String APPROVAL_STEP = "call";
+    /** The status a model reads while a call waits for an operator's approval. */
+    public static final String AWAITING_APPROVAL = "AWAITING_APPROVAL";
+
     private final ToolCalls calls;
+    private final TaskEngine tasks;
     private final String tenantId;
     private final Duration wait;
     private final EventCodec codec = new EventCodec();
+    /** Each tool's schema, compiled once: arguments that break it are refused here, before anything is written. */
+    private final Map<CatalogueTool, ArgumentsSchema> schemas = new ConcurrentHashMap<>();
 
     /**
      * @param calls    the awaitable calls
@@ -26,7 +48,13 @@ public final class ModelCalls {
      * @param wait     how long a call waits for its answer before the model is told it is pending
      */
     public ModelCalls(ToolCalls calls, String tenantId, Duration wait) {
+        this(calls, null, tenantId, wait);
+    }
+
+    /** @param tasks holds the calls of operations that need an operator's approval; null when this door has none */
+    public ModelCalls(ToolCalls calls, TaskEngine tasks, String tenantId, Duration wait) {
         this.calls = calls;
+        this.tasks = tasks;
         this.tenantId = tenantId;
         this.wait = wait;
     }
@@ -53,20 +81,138 @@ public final class ModelCalls {
         if (!args.isObject()) {
             return refusal("INVALID_ARGUMENTS", "the arguments must be a JSON object");
         }
+        List<String> violations = violations(tool, args);
+        if (!violations.isEmpty()) {
+            return refusal("INVALID_ARGUMENTS", schemaMessage(tool, violations));
+        }
         String key;
         try {
             key = turn.next(tool.tool(), tool.operation(), args);
         } catch (InvalidArgumentsException e) {
             return refusal("INVALID_ARGUMENTS", e.getMessage());
         }
-        CallOutcome outcome;
         try {
-            outcome = calls.call(ToolCalls.intent(tenantId, turn.conversationId(), tool.tool(), tool.operation(), key,
-                    args), wait);
+            return answer(call(tool, args, turn.conversationId(), key, Duration.ofSeconds(1), () -> { }));
         } catch (IllegalArgumentException e) {
             return refusal("INVALID_ARGUMENTS", e.getMessage());
         }
-        return answer(outcome);
+    }
+
+    /**
+     * Makes a call under a key the caller chose (a business key, or one derived as docs/agent-calls.md §1 shows), waits
+     * for it at most this instance's {@code wait}, and calls {@code tick} every {@code tickEvery} of waiting (an MCP
+     * progress notification, say). The arguments are not checked here: see {@link #violations}.
+     *
+     * @throws IllegalArgumentException when the contract refuses the intent (nothing is written then)
+     */
+    public CallOutcome call(CatalogueTool tool, JsonNode args, String conversationId, String key, Duration tickEvery,
+                            Runnable tick) {
+        if (tool.approvalRequired()) {
+            return callAfterApproval(tool, args, key, tickEvery, tick);
+        }
+        ToolIntent intent = ToolCalls.intent(tenantId, conversationId, tool.tool(), tool.operation(), key, args);
+        CompletableFuture<CallOutcome> answer = calls.call(intent);
+        long deadline = System.nanoTime() + wait.toNanos();
+        while (true) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                answer.cancel(false);
+                return answer.isDone() && !answer.isCancelled() ? answer.join()
+                        : calls.find(CallRef.of(intent)).orElseThrow();
+            }
+            try {
+                return answer.get(Math.min(left, tickEvery.toNanos()), TimeUnit.NANOSECONDS);
+            } catch (TimeoutException stillWaiting) {
+                tick.run();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                answer.cancel(false);
+                return calls.find(CallRef.of(intent)).orElseThrow();
+            } catch (ExecutionException e) {
+                throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+            }
+        }
+    }
+
+    /**
+     * A call of an operation marked {@code approval: required}: a one-step task of its own, keyed by the call's key, whose
+     * step waits for an operator's approval through the task API before its intent is published (the task engine's
+     * approval, pinned to the step's key). Asked for again under the same key, it is the same task: the same wait, or
+     * the stored answer; with other arguments, {@code IDEMPOTENCY_PARAMETER_MISMATCH}.
+     */
+    private CallOutcome callAfterApproval(CatalogueTool tool, JsonNode args, String key, Duration tickEvery,
+                                          Runnable tick) {
+        String taskId = approvalTaskId(tenantId, tool, key);
+        if (tasks == null) {
+            throw new IllegalArgumentException(tool.tool() + "/" + tool.operation() + " needs an operator's approval, "
+                    + "and this door has no task engine to hold it; nothing was sent");
+        }
+        boolean asked = !tasks.steps(tenantId, taskId).isEmpty();
+        tasks.submit(Plan.of(tenantId, taskId, StepSpec.of(APPROVAL_STEP, tool.tool(), tool.operation(), args)
+                .withApproval()));
+        Step step = tasks.steps(tenantId, taskId).get(0);
+        String askedHash = CallKeys.requestHash(tenantId, tool.tool(), tool.operation(), args);
+        String held = CallKeys.requestHash(tenantId, step.tool(), step.operation(),
+                codec.parse(step.argumentsJson().getBytes(StandardCharsets.UTF_8)));
+        CallRef ref = new CallRef(tenantId, taskId, APPROVAL_STEP, step.key());
+        if (!askedHash.equals(held)) {
+            return new CallOutcome.Answered(ref, dev.toolonce.schemas.ResultStatus.REJECTED, null, null,
+                    "IDEMPOTENCY_PARAMETER_MISMATCH", "the key " + key + " was first asked for with other arguments; "
+                    + "nothing was sent", 0, true);
+        }
+        // Until approved there is no intent and no row to wait on: the row is read every 200 ms.
+        long deadline = System.nanoTime() + wait.toNanos();
+        long nextTick = System.nanoTime() + tickEvery.toNanos();
+        while (true) {
+            Optional<CallOutcome> now = calls.find(ref);
+            if (now.isPresent() && now.get() instanceof CallOutcome.Answered a) {
+                return asked ? a.asReplayed() : a;
+            }
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return now.orElse(new CallOutcome.Pending(ref, AWAITING_APPROVAL));
+            }
+            try {
+                Thread.sleep(Math.min(TimeUnit.NANOSECONDS.toMillis(left) + 1, 200));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return now.orElse(new CallOutcome.Pending(ref, AWAITING_APPROVAL));
+            }
+            if (System.nanoTime() >= nextTick) {
+                nextTick += tickEvery.toNanos();
+                tick.run();
+            }
+        }
+    }
+
+    /** The task of a call held for approval: one per tenant, tool, operation and key, within the 255 characters allowed. */
+    public static String approvalTaskId(String tenantId, CatalogueTool tool, String key) {
+        try {
+            byte[] digest = java.security.MessageDigest.getInstance("SHA-256").digest((tenantId + "/" + tool.tool()
+                    + "/" + tool.operation() + "/" + key).getBytes(StandardCharsets.UTF_8));
+            return "approval-" + java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(digest);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** What is wrong with arguments by the tool's schema, each naming the field; empty when they pass. */
+    public List<String> violations(CatalogueTool tool, JsonNode args) {
+        ArgumentsSchema schema = schemas.computeIfAbsent(tool, t -> {
+            try {
+                return ArgumentsSchema.parse(t.inputSchema().toString());
+            } catch (IllegalArgumentException unusable) {
+                return null; // the executor checks what it declared; nothing to check here
+            }
+        });
+        return schema == null ? List.of() : schema.violations(args);
+    }
+
+    /** Violations as one sentence, as the executor words them. */
+    public static String schemaMessage(CatalogueTool tool, List<String> violations) {
+        return "arguments break the input-schema of " + tool.tool() + "/" + tool.operation() + ": "
+                + String.join("; ", violations.subList(0, Math.min(5, violations.size())))
+                + (violations.size() > 5 ? " (and " + (violations.size() - 5) + " more)" : "");
     }
 
     /** The JSON text a model reads for an outcome: its status, and the result, the refusal or why it is pending. */
@@ -84,6 +230,12 @@ public final class ModelCalls {
                 out.putObject("error").put("code", a.errorCode()).put("message", a.errorMessage());
             }
             out.put("replayed", a.replayed());
+        } else if (outcome instanceof CallOutcome.Pending p && AWAITING_APPROVAL.equals(p.status())) {
+            out.put("status", p.status());
+            out.put("message", "The call waits for an operator's approval and nothing was sent yet; ask again with "
+                    + "the same arguments to get its answer. Tell the user it is waiting for approval.");
+            out.putObject("approval").put("taskId", p.ref().taskId()).put("stepId", p.ref().stepId())
+                    .put("idempotencyKey", p.ref().idempotencyKey());
         } else if (outcome instanceof CallOutcome.Pending p) {
             out.put("status", p.status());
             out.put("message", "NEEDS_REVIEW".equals(p.status())
@@ -94,7 +246,8 @@ public final class ModelCalls {
         return out.toString();
     }
 
-    private static String refusal(String code, String message) {
+    /** A refusal as the model reads it: nothing was sent. */
+    public static String refusal(String code, String message) {
         ObjectNode out = JsonNodeFactory.instance.objectNode().put("status", "REJECTED");
         out.putObject("error").put("code", code).put("message", message);
         return out.toString();

@@ -51,7 +51,8 @@ class TurnKeysAndCatalogueTest {
                                    "destructive": true, "inputSchema": {"type": "object", "required": ["amount"]}}]},
                   {"name": "email", "description": null, "capabilities": [],
                    "operations": [{"name": "send.v2", "description": null, "inputSchema": null,
-                                   "guarantee": "AT_MOST_ONE_EFFECT_OR_REVIEW", "destructive": false}]}]}
+                                   "guarantee": "AT_MOST_ONE_EFFECT_OR_REVIEW", "destructive": false,
+                                   "approval": "required"}]}]}
                 """));
 
         assertThat(tools).extracting(CatalogueTool::functionName).containsExactly("payments_charge", "email_send-v2");
@@ -60,6 +61,8 @@ class TurnKeysAndCatalogueTest {
         assertThat(tools.get(0).exactlyOnce()).isTrue();
         assertThat(tools.get(1).exactlyOnce()).isFalse();
         assertThat(tools.get(1).destructive()).isFalse();
+        assertThat(tools.get(1).approvalRequired()).isTrue();
+        assertThat(tools.get(0).approvalRequired()).as("none declared").isFalse();
         assertThat(tools.get(1).inputSchema()).isEqualTo(json("{\"type\": \"object\"}"));
         assertThat(tools.get(1).description()).isEqualTo("email send.v2");
         assertThat(Catalogue.select(tools, List.of("email/send.v2"))).containsExactly(tools.get(1));

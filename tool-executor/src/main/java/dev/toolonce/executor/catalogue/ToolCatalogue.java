@@ -40,10 +40,11 @@ public final class ToolCatalogue {
      * @param inputSchema null when the operation declares none (any JSON object is accepted)
      * @param dryRun      whether {@code <operation>.dry-run} is offered too
      * @param compensable whether a committed effect can be undone ({@code <operation>.compensate})
+     * @param approvalRequired whether a model's call waits for an operator's approval (docs/agent-calls.md §7)
      */
     public record Operation(String tool, String name, String description, ArgumentsSchema inputSchema,
                             Set<Capability> capabilities, Guarantee guarantee, boolean destructive, boolean dryRun,
-                            boolean compensable) {
+                            boolean compensable, boolean approvalRequired) {
     }
 
     /** One tool: its description and operations, in name order. */
@@ -86,9 +87,14 @@ public final class ToolCatalogue {
                         throw new ToolConfigException(name, "operations." + op + ".input-schema", e.getMessage());
                     }
                 }
+                if (!"none".equals(o.approval()) && !"required".equals(o.approval())) {
+                    throw new ToolConfigException(name, "operations." + op + ".approval", "must be none or required, "
+                            + "was " + o.approval());
+                }
                 ops.add(new Operation(name, op, o.description(), schema, d.capabilities(),
                         d.retrySafe() ? Guarantee.EXACTLY_ONE_EFFECT : Guarantee.AT_MOST_ONE_EFFECT_OR_REVIEW,
-                        o.destructive(), o.dryRun() != null, o.compensation() != null));
+                        o.destructive(), o.dryRun() != null, o.compensation() != null,
+                        "required".equals(o.approval())));
             });
             ops.sort(Comparator.comparing(Operation::name));
             out.add(new Tool(name, p.description(), d.capabilities(), ops));

@@ -78,6 +78,9 @@ public record ToolProperties(
      *                          (docs/adapters.md §8); nullable: then any JSON object is accepted
      * @param destructive       whether the effect may destroy or overwrite something (MCP's {@code destructiveHint});
      *                          false for an operation that only adds (default true)
+     * @param approval          {@code required}: a call a model asks for through ToolOnce's framework doors (the
+     *                          gateway, the Spring AI and LangChain4j tools) waits for an operator's approval before
+     *                          it is sent (docs/agent-calls.md §7); {@code none} (the default) otherwise
      */
     public record OperationProperties(
             @DefaultValue("POST") String method,
@@ -90,7 +93,8 @@ public record ToolProperties(
             DryRunProperties dryRun,
             String description,
             String inputSchema,
-            @DefaultValue("true") boolean destructive) {
+            @DefaultValue("true") boolean destructive,
+            @DefaultValue("none") String approval) {
     }
 
     /**

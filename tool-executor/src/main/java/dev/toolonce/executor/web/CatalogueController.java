@@ -38,6 +38,7 @@ public class CatalogueController {
                 op.put("destructive", o.destructive());
                 op.put("dryRun", o.dryRun());
                 op.put("compensable", o.compensable());
+                op.put("approval", o.approvalRequired() ? "required" : "none");
                 ops.add(op);
             }
             Map<String, Object> tool = new LinkedHashMap<>();

@@ -51,6 +51,8 @@ class ToolCatalogueTest {
         assertThat(catalogue.operation("tickets", "create").orElseThrow().destructive()).isFalse();
         assertThat(catalogue.operation("email", "send").orElseThrow().guarantee()).as("IRREVERSIBLE, no lookup")
                 .isEqualTo(Guarantee.AT_MOST_ONE_EFFECT_OR_REVIEW);
+        assertThat(catalogue.operation("email", "send").orElseThrow().approvalRequired()).isTrue();
+        assertThat(charge.approvalRequired()).as("the default").isFalse();
         assertThat(catalogue.operation("counter", "apply").orElseThrow().guarantee())
                 .isEqualTo(Guarantee.AT_MOST_ONE_EFFECT_OR_REVIEW);
         assertThat(catalogue.violations("payments", "charge", json("{\"amount\": 1250, \"currency\": \"EUR\"}")))
@@ -90,6 +92,9 @@ class ToolCatalogueTest {
         assertThatThrownBy(() -> catalogue(Map.of("operations.create.input-schema",
                 "{\"type\": \"object\", \"$ref\": \"http://169.254.169.254/x\"}")))
                 .isInstanceOf(ToolConfigException.class).hasMessageContaining("only local $ref");
+        assertThatThrownBy(() -> catalogue(Map.of("operations.create.approval", "maybe")))
+                .isInstanceOf(ToolConfigException.class).hasMessageContaining("operations.create.approval")
+                .hasMessageContaining("none or required");
     }
 
     private static ToolCatalogue catalogue(Map<String, String> extra) {
