@@ -1,11 +1,13 @@
 package dev.toolonce.bench;
 
 import dev.toolonce.bench.drive.BenchIntents;
+import dev.toolonce.bench.e2e.AwaitablePhase;
 import dev.toolonce.bench.e2e.BurstPhase;
 import dev.toolonce.bench.e2e.LoadLadder;
 import dev.toolonce.bench.e2e.StackIdle;
 import dev.toolonce.bench.probe.CommitProbe;
 import dev.toolonce.bench.relay.RelayPhase;
+import dev.toolonce.bench.report.AwaitableResult;
 import dev.toolonce.bench.report.BenchReport;
 import dev.toolonce.bench.report.BurstResult;
 import dev.toolonce.bench.report.CommitResult;
@@ -68,8 +70,16 @@ public final class Bench {
             System.out.println("[loads] offered loads through the agent outbox (IntentPublisher)");
             loads = new LoadLadder(o.target(), intents, runId, o.perTx()).run(o.loads(), o.seconds(), o.timeout());
         }
+        AwaitableResult awaitable = null;
+        if (o.phases().contains(Phase.AWAITABLE)) {
+            idle.await(o.timeout());
+            System.out.printf("[awaitable] %d calls through ToolCalls, one after the other, waits polling every %d ms%n",
+                    o.awaitable(), o.callsPoll().toMillis());
+            awaitable = new AwaitablePhase(o.target(), intents).run(runId, o.awaitable(), o.callsPoll(), o.timeout());
+            System.out.printf("    p50 %.1f ms, p99 %.1f ms%n", awaitable.latency().p50(), awaitable.latency().p99());
+        }
         return new BenchReport(runId, startedAt, o.describe(), Runtime.getRuntime().availableProcessors(),
-                warmup, commit, relay, burst, loads);
+                warmup, commit, relay, burst, loads, awaitable);
     }
 
     /** Both end-to-end paths once, untimed: straight to Kafka, then through the agent outbox (the relay warms itself). */

@@ -28,18 +28,21 @@ import java.util.Set;
  *                   the one-call transaction of an agent that calls one tool at a time
  * @param warmup     intents of the untimed warm-up burst before the first timed phase (then a few seconds at the
  *                   first offered load through the agent outbox); 0 skips the warm-up
+ * @param awaitable  awaitable calls (ToolCalls) of the awaitable phase, one after the other
+ * @param callsPoll  how often those calls' waits read their rows
  * @param timeout    longest wait for results after a run before the missing ones count as lost
  * @param json       where to write the JSON report; null for none
  * @param html       where to write the HTML report; null for none
  * @param target     the stack under test
  */
 public record BenchOptions(Set<Phase> phases, int clients, Duration seconds, List<Double> relayRates, int backlog,
-                           int burst, List<Double> loads, int perTx, int warmup, String tool, Duration timeout,
-                           Path json, Path html, BenchTarget target) {
+                           int burst, List<Double> loads, int perTx, int warmup, String tool, int awaitable,
+                           Duration callsPoll, Duration timeout, Path json, Path html, BenchTarget target) {
 
     public static final String USAGE = """
             usage: ./toolonce bench [options]
-              --only PHASES       comma-separated: commit, relay, burst, loads (e2e = burst,loads; default all)
+              --only PHASES       comma-separated: commit, relay, burst, loads, awaitable (e2e = burst,loads;
+                                  default all)
               --smoke             tiny sizes, about a minute: proves every phase works, measures nothing
               --seconds N         duration of the commit probe, of each relay rate and of each load (20)
               --clients N         commit-probe clients (16)
@@ -51,6 +54,8 @@ public record BenchOptions(Set<Phase> phases, int clients, Duration seconds, Lis
                                   IntentPublisher.publishAll (1)
               --warmup N          intents of the untimed warm-up before the first timed phase, then up to 5 s at
                                   the first load through the agent outbox; 0 skips it (2000)
+              --awaitable N       awaitable calls (ToolCalls) one after the other, each timed to its answer (200)
+              --calls-poll MS     how often those calls' waits read their rows (200)
               --tool NAME         tool of the burst and the loads, operation apply: counter (writes its effect
                                   ledger into PostgreSQL) or noop (answers from memory, ToolOnce alone) (counter)
               --timeout N         seconds to wait for the last results of a run (180)
@@ -94,8 +99,8 @@ public record BenchOptions(Set<Phase> phases, int clients, Duration seconds, Lis
     /** The settings as one line, for the report. */
     public String describe() {
         return String.format("phases=%s clients=%d seconds=%d relayRates=%s backlog=%d burst=%d loads=%s perTx=%d warmup=%d "
-                        + "tool=%s timeout=%ds", phases, clients, seconds.toSeconds(), relayRates, backlog, burst, loads,
-                perTx, warmup, tool, timeout.toSeconds());
+                        + "tool=%s awaitable=%d callsPoll=%dms timeout=%ds", phases, clients, seconds.toSeconds(), relayRates,
+                backlog, burst, loads, perTx, warmup, tool, awaitable, callsPoll.toMillis(), timeout.toSeconds());
     }
 
     private static final class Builder {
@@ -109,6 +114,8 @@ public record BenchOptions(Set<Phase> phases, int clients, Duration seconds, Lis
         int perTx = 1;
         int warmup = 2_000;
         String tool = "counter";
+        int awaitable = 200;
+        Duration callsPoll = Duration.ofMillis(200);
         Duration timeout = Duration.ofSeconds(180);
         Path json;
         Path html;
@@ -140,6 +147,7 @@ public record BenchOptions(Set<Phase> phases, int clients, Duration seconds, Lis
             burst = 300;
             loads = List.of(50.0, 100.0);
             warmup = 100;
+            awaitable = 10;
             timeout = Duration.ofSeconds(60);
         }
 
@@ -155,6 +163,8 @@ public record BenchOptions(Set<Phase> phases, int clients, Duration seconds, Lis
                 case "--per-tx" -> perTx = (int) positive(option, value);
                 case "--warmup" -> warmup = (int) nonNegative(option, value);
                 case "--tool" -> tool = value;
+                case "--awaitable" -> awaitable = (int) positive(option, value);
+                case "--calls-poll" -> callsPoll = Duration.ofMillis(positive(option, value));
                 case "--timeout" -> timeout = Duration.ofSeconds(positive(option, value));
                 case "--json" -> json = Path.of(value);
                 case "--html" -> html = Path.of(value);
@@ -206,8 +216,8 @@ public record BenchOptions(Set<Phase> phases, int clients, Duration seconds, Lis
         }
 
         BenchOptions build() {
-            return new BenchOptions(phases, clients, seconds, relayRates, backlog, burst, loads, perTx, warmup, tool, timeout,
-                    json, html,
+            return new BenchOptions(phases, clients, seconds, relayRates, backlog, burst, loads, perTx, warmup, tool,
+                    awaitable, callsPoll, timeout, json, html,
                     new BenchTarget(pgUrl, kafka, relayUrl, runDir, Map.copyOf(pids), authorization, kafkaSettings(), keyring));
         }
 

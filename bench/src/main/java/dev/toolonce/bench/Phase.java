@@ -13,7 +13,9 @@ public enum Phase {
     /** End to end: a burst straight to Kafka, with CPU and memory of every component. */
     BURST,
     /** End to end: offered loads through the agent outbox, and the knee. */
-    LOADS;
+    LOADS,
+    /** The awaitable call (ToolCalls): calls one after the other, each timed to its answer. */
+    AWAITABLE;
 
     /**
      * Parses a comma-separated list of phase names; {@code e2e} stands for {@code burst,loads}, {@code all}
@@ -27,9 +29,9 @@ public enum Phase {
             switch (name.trim().toLowerCase(Locale.ROOT)) {
                 case "all" -> phases.addAll(EnumSet.allOf(Phase.class));
                 case "e2e" -> phases.addAll(EnumSet.of(BURST, LOADS));
-                case "commit", "relay", "burst", "loads" -> phases.add(valueOf(name.trim().toUpperCase(Locale.ROOT)));
+                case "commit", "relay", "burst", "loads", "awaitable" -> phases.add(valueOf(name.trim().toUpperCase(Locale.ROOT)));
                 default -> throw new IllegalArgumentException("unknown phase '" + name.trim()
-                        + "' (phases: commit, relay, burst, loads, e2e = burst+loads, all)");
+                        + "' (phases: commit, relay, burst, loads, awaitable, e2e = burst+loads, all)");
             }
         }
         return phases;

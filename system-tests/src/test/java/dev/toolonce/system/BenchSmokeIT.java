@@ -76,5 +76,10 @@ class BenchSmokeIT {
             assertThat(step.path("completed").asLong()).isEqualTo(step.path("sent").asLong()).isPositive();
             assertThat(step.path("lost").asLong()).isZero();
         });
+        JsonNode awaitable = r.path("awaitable");
+        assertThat(awaitable.path("calls").asInt()).isEqualTo(10);
+        assertThat(awaitable.path("unanswered").asLong()).isZero();
+        assertThat(awaitable.path("latency").path("count").asLong()).as("every awaitable call answered and timed")
+                .isEqualTo(10);
     }
 }

@@ -167,13 +167,21 @@ class McpGatewayIT {
         String opId = f.tenant + ":mcp-mail";
         McpSchema.CallToolRequest mail = McpSchema.CallToolRequest.builder().name("email_send")
                 .arguments(Map.of("opId", opId, "to", "a@example.com", "subject", "hello"))
-                .meta(Map.of("dev.toolonce/idempotency-key", "mcp-mail")).build();
-        McpSyncClient client = client(operator);
+                .meta(new java.util.HashMap<>(Map.of("dev.toolonce/idempotency-key", "mcp-mail")))
+                .progressToken("mail-progress").build();
+        List<McpSchema.ProgressNotification> progress = new java.util.concurrent.CopyOnWriteArrayList<>();
+        McpSyncClient client = McpClient.sync(HttpClientStreamableHttpTransport.builder(url).endpoint("/mcp")
+                .requestBuilder(HttpRequest.newBuilder().header("Authorization", "Bearer " + operator)).build())
+                .requestTimeout(WAIT).progressConsumer(progress::add).build();
+        clients.add(client);
+        client.initialize();
 
         McpSchema.CallToolResult held = client.callTool(mail);
 
         System.out.println("MCP tools/call (approval: required) -> " + text(held));
         assertThat(text(held)).contains("\"status\":\"AWAITING_APPROVAL\"");
+        assertThat(progress).as("progress notifications while the call waited").isNotEmpty()
+                .allSatisfy(n -> assertThat(n.progressToken()).isEqualTo("mail-progress"));
         assertThat(f.effect(opId)).as("nothing sent before the approval").isNull();
         @SuppressWarnings("unchecked")
         Map<String, Object> approval = (Map<String, Object>) structured(held).get("approval");

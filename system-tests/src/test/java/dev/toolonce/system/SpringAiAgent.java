@@ -40,7 +40,8 @@ import org.springframework.transaction.support.TransactionTemplate;
  * {@code halt}, the model, once it is handed the tool's answer, writes it down and hangs there: the process is killed
  * after the tool was called and before the model could use the answer.
  *
- * <p>Arguments: jdbc-url executor-url viewer-token tenant conversation turn-id op-id halt|complete transcript-file.
+ * <p>Arguments: jdbc-url executor-url viewer-token tenant conversation turn-ids op-id halt|complete transcript-file, where
+ * turn-ids is a comma-separated list of the turns to run, one after the other (each asks for the same charge).
  */
 public final class SpringAiAgent {
     private SpringAiAgent() {
@@ -52,7 +53,7 @@ public final class SpringAiAgent {
         String token = args[2];
         String tenant = args[3];
         String conversation = args[4];
-        String turn = args[5];
+        String[] turns = args[5].split(",");
         String opId = args[6];
         boolean halt = "halt".equals(args[7]);
         Path transcript = Path.of(args[8]);
@@ -66,10 +67,12 @@ public final class SpringAiAgent {
                 new ModelCalls(calls, tenant, Duration.ofSeconds(60)));
 
         ChatClient chat = ChatClient.builder(new ScriptedModel(opId, halt, transcript)).build();
-        write(transcript, "USER: charge me 12.50 EUR (turn " + turn + ")");
-        String answer = chat.prompt().user("charge me 12.50 EUR").toolCallbacks(tools)
-                .toolContext(ToolOnceToolContext.turn(tenant, conversation, turn)).call().content();
-        write(transcript, "ANSWER: " + answer);
+        for (String turn : turns) {
+            write(transcript, "USER: charge me 12.50 EUR (turn " + turn + ")");
+            String answer = chat.prompt().user("charge me 12.50 EUR").toolCallbacks(tools)
+                    .toolContext(ToolOnceToolContext.turn(tenant, conversation, turn)).call().content();
+            write(transcript, "ANSWER: " + answer);
+        }
         calls.close();
         System.exit(0);
     }

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
  */
 class SpringAiAgentIT {
     private static final Duration WAIT = Duration.ofSeconds(120);
-    private static final Pattern CHARGE_ID = Pattern.compile("\"externalObjectId\":\"([^\"]+)\"");
+    private static final Pattern CHARGE_ID = Pattern.compile("TOOL ANSWERED: .*?\"externalObjectId\":\"([^\"]+)\"");
     private static Fixtures f;
     private static String viewer;
 
@@ -47,43 +47,37 @@ class SpringAiAgentIT {
         String opId = f.tenant + ":spring-ai-charge";
         Path dir = Files.createDirectories(Path.of("target", "spring-ai-agent"));
 
-        Path killed = dir.resolve(f.tenant + "-1-killed.txt");
+        Path killed = dir.resolve(f.tenant + "-killed.txt");
         try (ServiceProcess agent = agent("spring-ai-agent-killed", conversation, "1", opId, "halt", killed)) {
             await().atMost(WAIT).until(() -> read(killed).contains("HALTED"));
             agent.kill9();
         }
-        String firstAnswer = chargeId(read(killed));
+        String firstAnswer = chargeIds(read(killed)).get(0);
         assertThat(charges(opId)).as("the tool was called once").isEqualTo(1);
 
-        Path rerun = dir.resolve(f.tenant + "-1-rerun.txt");
-        runToTheEnd(agent("spring-ai-agent-rerun", conversation, "1", opId, "complete", rerun), rerun);
+        // the same turn run again, then turn 2 asking for the identical charge, in one process
+        Path rerun = dir.resolve(f.tenant + "-rerun.txt");
+        try (ServiceProcess agent = agent("spring-ai-agent-rerun", conversation, "1,2", opId, "complete", rerun)) {
+            await().atMost(WAIT).until(() -> read(rerun).split("ANSWER: ", -1).length == 3 || !agent.isAlive());
+            assertThat(read(rerun).split("ANSWER: ", -1)).as(agent.logTail(40)).hasSize(3);
+        }
+        List<String> after = chargeIds(read(rerun));
 
-        assertThat(chargeId(read(rerun))).as("the model gets the same answer").isEqualTo(firstAnswer);
+        assertThat(after).hasSize(2);
+        assertThat(after.get(0)).as("the model gets the same answer").isEqualTo(firstAnswer);
         assertThat(read(rerun)).contains("\"replayed\":true");
-        assertThat(charges(opId)).as("one charge at the sandbox").isEqualTo(1);
-
-        Path second = dir.resolve(f.tenant + "-2-deliberate.txt");
-        runToTheEnd(agent("spring-ai-agent-second", conversation, "2", opId, "complete", second), second);
-
-        assertThat(chargeId(read(second))).as("a charge of its own").isNotEqualTo(firstAnswer);
-        assertThat(charges(opId)).as("the deliberate second charge").isEqualTo(2);
-        for (Path p : List.of(killed, rerun, second)) {
+        assertThat(after.get(1)).as("turn 2: a charge of its own").isNotEqualTo(firstAnswer);
+        assertThat(charges(opId)).as("one charge for the re-run turn, one for turn 2").isEqualTo(2);
+        for (Path p : List.of(killed, rerun)) {
             System.out.println("---- " + p.getFileName() + "\n" + read(p));
         }
     }
 
-    private static ServiceProcess agent(String name, String conversation, String turn, String opId, String mode,
+    private static ServiceProcess agent(String name, String conversation, String turns, String opId, String mode,
                                         Path transcript) {
         return ServiceProcess.start(name, SpringAiAgent.class.getName(), Map.of(),
-                List.of(f.stack.jdbcUrl, f.stack.executorUrl, viewer, f.tenant, conversation, turn, opId, mode,
+                List.of(f.stack.jdbcUrl, f.stack.executorUrl, viewer, f.tenant, conversation, turns, opId, mode,
                         transcript.toAbsolutePath().toString()));
-    }
-
-    private static void runToTheEnd(ServiceProcess agent, Path transcript) throws Exception {
-        try (agent) {
-            await().atMost(WAIT).until(() -> read(transcript).contains("ANSWER: ") || !agent.isAlive());
-            assertThat(read(transcript)).as(agent.logTail(40)).contains("ANSWER: ");
-        }
     }
 
     /** The charges the sandbox made for this opId, whatever their keys: the sum of its ledger entries' counts. */
@@ -97,10 +91,13 @@ class SpringAiAgentIT {
         return n;
     }
 
-    private static String chargeId(String transcript) {
+    private static List<String> chargeIds(String transcript) {
+        List<String> ids = new java.util.ArrayList<>();
         Matcher m = CHARGE_ID.matcher(transcript);
-        assertThat(m.find()).as("a charge id in\n" + transcript).isTrue();
-        return m.group(1);
+        while (m.find()) {
+            ids.add(m.group(1));
+        }
+        return ids;
     }
 
     private static String read(Path p) throws Exception {

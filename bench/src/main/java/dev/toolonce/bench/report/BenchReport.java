@@ -15,10 +15,11 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  * @param relay     the relay alone
  * @param burst     the end-to-end burst, with resources
  * @param loads     the offered-load ladder through the agent outbox
+ * @param awaitable the awaitable call's happy path
  */
 public record BenchReport(String runId, String startedAt, String settings, int cores, WarmupResult warmup,
                           CommitResult commit,
-                          RelayResult relay, BurstResult burst, LoadResult loads) {
+                          RelayResult relay, BurstResult burst, LoadResult loads, AwaitableResult awaitable) {
 
     /** Calls or events that went in and never came out, across all phases: must be 0. */
     @JsonProperty("lost")
@@ -30,6 +31,7 @@ public record BenchReport(String runId, String startedAt, String settings, int c
         }
         lost += burst == null ? 0 : burst.lost();
         lost += loads == null ? 0 : loads.steps().stream().mapToLong(LoadStepResult::lost).sum();
+        lost += awaitable == null ? 0 : awaitable.unanswered();
         return lost;
     }
 }

@@ -131,6 +131,11 @@ public final class TableReport {
                         s.offeredPerSecond(), s.sentPerSecond()), s.achievedPerSecond(), s.latency(), s.lost()));
             }
         }
+        if (r.awaitable() != null) {
+            AwaitableResult a = r.awaitable();
+            rows.add(row("await", String.format(Locale.ROOT, "%d calls one at a time, call()→answer (poll %d ms)",
+                    a.calls(), a.pollMillis()), a.callsPerSecond(), a.latency(), a.unanswered()));
+        }
         return rows;
     }
 

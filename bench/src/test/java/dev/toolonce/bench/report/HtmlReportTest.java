@@ -24,7 +24,8 @@ class HtmlReportTest {
                 new BurstResult(10, 10, 0, 0, Map.of("COMMITTED", 10L), 1, 10, L, CDF,
                         List.of(new ResourceUse("kafka", 1, 1.0, 100.0, 300, 310.0, null), ResourceUse.gone("outbox-relay", 200)), L,
                         new StatementUse(4.5, 0.5, 0.0, List.of(new StatementUse.Top("COMMIT", 0.5)), null)),
-                new LoadResult(List.of(new LoadStepResult(250, 1, 250, 250, 250, 0, 0, 250, L, CDF)), null, null));
+                new LoadResult(List.of(new LoadStepResult(250, 1, 250, 250, 250, 0, 0, 250, L, CDF)), null, null),
+                new AwaitableResult(20, 200, 5.0, L, 0));
 
         String html = HtmlReport.html(report);
 
@@ -40,8 +41,10 @@ class HtmlReportTest {
         assertThat(html).contains("<h2>SQL during the burst</h2>")
                 .contains("4.50 statements, 0.50 commits, 0.000 rollbacks").contains("0.500  COMMIT");
         List<String[]> rows = new TableReport(report).rows();
-        assertThat(rows).hasSize(7);
+        assertThat(rows).hasSize(8);
         assertThat(rows.get(5)[1]).isEqualTo("relay's commit→ack meanwhile");
+        assertThat(rows.get(7)[0]).isEqualTo("await");
+        assertThat(rows.get(7)[1]).isEqualTo("20 calls one at a time, call()→answer (poll 200 ms)");
     }
 
     @Test
