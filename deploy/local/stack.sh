@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Local ToolOnce stack: a private PostgreSQL 15 cluster, a single-node KRaft Kafka broker and
-# the four services, each a separate background process. Everything lives under $TOOLONCE_HOME.
+# the services (and the MCP gateway), each a separate background process. Everything lives under $TOOLONCE_HOME.
 #
 #   stack.sh infra-up | up | down | infra-down | services-down | status | env | credentials | kafka-classpath
 #
