@@ -4,6 +4,7 @@ import dev.toolonce.agent.call.CallKeys;
 import dev.toolonce.agent.call.CallOutcome;
 import dev.toolonce.agent.call.CatalogueTool;
 import dev.toolonce.agent.call.ModelCalls;
+import dev.toolonce.schemas.ArgumentsSchema;
 import dev.toolonce.schemas.ResultStatus;
 import dev.toolonce.security.Role;
 import dev.toolonce.security.TenantScope;
@@ -94,7 +95,8 @@ final class McpToolCalls {
         JsonNode args = mapper.valueToTree(request.arguments() == null ? Map.of() : request.arguments());
         var violations = modelCalls.violations(tool, args);
         if (!violations.isEmpty()) {
-            return refused("INVALID_ARGUMENTS", ModelCalls.schemaMessage(tool, violations));
+            return refused("INVALID_ARGUMENTS", ArgumentsSchema.describe(tool.tool(), tool.operation(),
+                    violations));
         }
         String conversation = meta.get(META_CONVERSATION) instanceof String c && !c.isEmpty() ? c : null;
         String key;

@@ -76,6 +76,17 @@ public final class ArgumentsSchema {
         }
     }
 
+    /**
+     * Violations as the one sentence every door answers them with (the executor's intake, the agent's framework
+     * adapters, the MCP gateway): the first five, each naming its field, at most 1,000 characters.
+     */
+    public static String describe(String tool, String operation, List<String> violations) {
+        String text = "arguments break the input-schema of " + tool + "/" + operation + ": "
+                + String.join("; ", violations.subList(0, Math.min(5, violations.size())))
+                + (violations.size() > 5 ? " (and " + (violations.size() - 5) + " more)" : "");
+        return text.length() <= 1000 ? text : text.substring(0, 997) + "...";
+    }
+
     /** {@code $.a.b[0]} or {@code /a/b/0} as a JSON pointer; the root is {@code /}. */
     private static String pointer(String location) {
         if (location.startsWith("/")) {

@@ -207,6 +207,31 @@ final class Fixtures implements AutoCloseable {
         return null;
     }
 
+    /**
+     * How many times the sandbox charged for this opId, whatever the keys: the sum of its payments ledger entries'
+     * counts (each key has an entry of its own).
+     */
+    int charges(String opId) throws Exception {
+        int n = 0;
+        for (JsonNode e : getJson(stack.sandboxUrl + "/_ledger?tool=payments").path("effects")) {
+            if (opId.equals(e.path("opId").asString(null))) {
+                n += e.path("count").asInt();
+            }
+        }
+        return n;
+    }
+
+    /** The external ids of a transcript's tool answers ({@code TOOL ANSWERED: {…"externalObjectId":"…"}}), in order. */
+    static java.util.List<String> answeredIds(String transcript) {
+        java.util.List<String> ids = new java.util.ArrayList<>();
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile(
+                "TOOL ANSWERED: .*?\"externalObjectId\":\"([^\"]+)\"").matcher(transcript);
+        while (m.find()) {
+            ids.add(m.group(1));
+        }
+        return ids;
+    }
+
     ResultWatcher results() {
         return new ResultWatcher(stack.infra.kafkaBootstrap(), Contract.RESULTS_TOPIC);
     }

@@ -14,19 +14,12 @@ import dev.langchain4j.service.UserMessage;
 import dev.toolonce.agent.call.Catalogue;
 import dev.toolonce.agent.call.ModelCalls;
 import dev.toolonce.agent.call.ToolCalls;
-import dev.toolonce.agent.publish.IntentPublisher;
 import dev.toolonce.langchain4j.ToolOnceToolProvider;
-import dev.toolonce.schemas.Contract;
-import dev.toolonce.schemas.signing.Keyring;
-import dev.toolonce.testsupport.TestStack;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
-import javax.sql.DataSource;
-import org.springframework.jdbc.datasource.DataSourceTransactionManager;
-import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * An agent application as its own process (LangChain4jAgentIT kills it): a LangChain4j {@link AiServices} assistant
@@ -55,11 +48,7 @@ public final class LangChain4jAgent {
         boolean halt = "halt".equals(args[6]);
         Path transcript = Path.of(args[7]);
 
-        DataSource ds = TestStack.pooled(jdbcUrl);
-        Keyring keyring = Keyring.required(System.getenv("TOOLONCE_SIGNING_KEYRINGFILE"), "langchain4j-agent");
-        ToolCalls calls = new ToolCalls(ds, new TransactionTemplate(new DataSourceTransactionManager(ds)),
-                new IntentPublisher("agent", Contract.INTENTS_TOPIC, "/agents/langchain4j", keyring), "agent",
-                Duration.ofMillis(50));
+        ToolCalls calls = ScriptedAgents.toolCalls(jdbcUrl, "/agents/langchain4j");
         Assistant assistant = AiServices.builder(Assistant.class)
                 .chatModel(new ScriptedModel(opId, halt, transcript))
                 .chatMemoryProvider(id -> MessageWindowChatMemory.withMaxMessages(50))
@@ -67,8 +56,8 @@ public final class LangChain4jAgent {
                         new ModelCalls(calls, tenant, Duration.ofSeconds(60))))
                 .build();
         for (int i = 8; i < args.length; i++) {
-            SpringAiAgent.write(transcript, "USER: " + args[i]);
-            SpringAiAgent.write(transcript, "ANSWER: " + assistant.chat(conversation, args[i]));
+            ScriptedAgents.write(transcript, "USER: " + args[i]);
+            ScriptedAgents.write(transcript, "ANSWER: " + assistant.chat(conversation, args[i]));
         }
         calls.close();
         System.exit(0);
@@ -81,20 +70,15 @@ public final class LangChain4jAgent {
             List<ChatMessage> messages = request.messages();
             ChatMessage last = messages.get(messages.size() - 1);
             if (last instanceof ToolExecutionResultMessage tool) {
-                SpringAiAgent.write(transcript, "TOOL ANSWERED: " + tool.text());
+                ScriptedAgents.write(transcript, "TOOL ANSWERED: " + tool.text());
                 if (halt) {
-                    SpringAiAgent.write(transcript, "HALTED before the model used the answer");
-                    try {
-                        Thread.sleep(Long.MAX_VALUE);
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
+                    ScriptedAgents.halt(transcript);
                 }
                 return ChatResponse.builder().aiMessage(new AiMessage("Charged: " + tool.text())).build();
             }
             String id = "call_" + UUID.randomUUID();
             String arguments = "{\"amount\": 1250, \"currency\": \"EUR\", \"opId\": \"" + opId + "\"}";
-            SpringAiAgent.write(transcript, "MODEL ASKS: payments_charge " + arguments + " (tool call id " + id + ")");
+            ScriptedAgents.write(transcript, "MODEL ASKS: payments_charge " + arguments + " (tool call id " + id + ")");
             return ChatResponse.builder().aiMessage(new AiMessage(List.of(ToolExecutionRequest.builder().id(id)
                     .name("payments_charge").arguments(arguments).build()))).build();
         }

@@ -12,8 +12,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -26,7 +24,6 @@ import org.junit.jupiter.api.Test;
  */
 class LangChain4jAgentIT {
     private static final Duration WAIT = Duration.ofSeconds(120);
-    private static final Pattern CHARGE_ID = Pattern.compile("TOOL ANSWERED: .*?\"externalObjectId\":\"([^\"]+)\"");
     private static Fixtures f;
     private static String viewer;
 
@@ -51,27 +48,27 @@ class LangChain4jAgentIT {
         Path killed = dir.resolve(f.tenant + "-killed.txt");
         try (ServiceProcess agent = agent("langchain4j-agent-killed", conversation, opId, "halt", killed,
                 "charge me 12.50 EUR")) {
-            await().atMost(WAIT).until(() -> read(killed).contains("HALTED"));
+            await().atMost(WAIT).until(() -> ScriptedAgents.read(killed).contains("HALTED"));
             agent.kill9();
         }
-        List<String> before = chargeIds(read(killed));
-        assertThat(charges(opId)).as("the tool was called once").isEqualTo(1);
+        List<String> before = Fixtures.answeredIds(ScriptedAgents.read(killed));
+        assertThat(f.charges(opId)).as("the tool was called once").isEqualTo(1);
 
         Path rerun = dir.resolve(f.tenant + "-rerun.txt");
         try (ServiceProcess agent = agent("langchain4j-agent-rerun", conversation, opId, "complete", rerun,
                 "charge me 12.50 EUR", "charge me 12.50 EUR again")) {
-            await().atMost(WAIT).until(() -> read(rerun).split("ANSWER: ", -1).length == 3 || !agent.isAlive());
-            assertThat(read(rerun).split("ANSWER: ", -1)).as(agent.logTail(40)).hasSize(3);
+            await().atMost(WAIT).until(() -> ScriptedAgents.read(rerun).split("ANSWER: ", -1).length == 3 || !agent.isAlive());
+            assertThat(ScriptedAgents.read(rerun).split("ANSWER: ", -1)).as(agent.logTail(40)).hasSize(3);
         }
-        List<String> after = chargeIds(read(rerun));
+        List<String> after = Fixtures.answeredIds(ScriptedAgents.read(rerun));
 
         assertThat(after).hasSize(2);
         assertThat(after.get(0)).as("the re-run gets the same answer").isEqualTo(before.get(0));
-        assertThat(read(rerun)).contains("\"replayed\":true");
+        assertThat(ScriptedAgents.read(rerun)).contains("\"replayed\":true");
         assertThat(after.get(1)).as("the deliberate second charge is a charge of its own").isNotEqualTo(after.get(0));
-        assertThat(charges(opId)).as("one charge for the re-run, one for the deliberate second").isEqualTo(2);
+        assertThat(f.charges(opId)).as("one charge for the re-run, one for the deliberate second").isEqualTo(2);
         for (Path p : List.of(killed, rerun)) {
-            System.out.println("---- " + p.getFileName() + "\n" + read(p));
+            System.out.println("---- " + p.getFileName() + "\n" + ScriptedAgents.read(p));
         }
     }
 
@@ -81,28 +78,5 @@ class LangChain4jAgentIT {
                 conversation, opId, mode, transcript.toAbsolutePath().toString()));
         args.addAll(List.of(messages));
         return ServiceProcess.start(name, LangChain4jAgent.class.getName(), Map.of(), args);
-    }
-
-    private static int charges(String opId) throws Exception {
-        int n = 0;
-        for (var e : f.getJson(f.stack.sandboxUrl + "/_ledger?tool=payments").path("effects")) {
-            if (opId.equals(e.path("opId").asString(null))) {
-                n += e.path("count").asInt();
-            }
-        }
-        return n;
-    }
-
-    private static List<String> chargeIds(String transcript) {
-        List<String> ids = new ArrayList<>();
-        Matcher m = CHARGE_ID.matcher(transcript);
-        while (m.find()) {
-            ids.add(m.group(1));
-        }
-        return ids;
-    }
-
-    private static String read(Path p) throws Exception {
-        return Files.exists(p) ? Files.readString(p) : "";
     }
 }

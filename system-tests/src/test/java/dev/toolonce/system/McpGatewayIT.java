@@ -93,7 +93,7 @@ class McpGatewayIT {
         assertThat(text(first)).contains("\"status\":\"COMMITTED\"").contains("\"replayed\":false");
         assertThat(text(second)).contains("\"status\":\"COMMITTED\"").contains("\"replayed\":true");
         assertThat(structured(second).get("externalObjectId")).isEqualTo(structured(first).get("externalObjectId"));
-        assertThat(charges(opId)).isEqualTo(1);
+        assertThat(f.charges(opId)).isEqualTo(1);
     }
 
     @Test
@@ -119,7 +119,7 @@ class McpGatewayIT {
         }
         pool.shutdown();
         assertThat(chargeIds).hasSize(32).containsOnly(chargeIds.get(0));
-        assertThat(charges(opId)).isEqualTo(1);
+        assertThat(f.charges(opId)).isEqualTo(1);
     }
 
     @Test
@@ -133,7 +133,7 @@ class McpGatewayIT {
         assertThat(text(r)).contains("INVALID_ARGUMENTS").contains("/amount: ");
         assertThat(f.row("SELECT step_id FROM agent.agent_step WHERE tenant_id = ? AND idempotency_key = ?", f.tenant,
                 "mcp-bad")).as("nothing written").isEmpty();
-        assertThat(charges(opId)).isZero();
+        assertThat(f.charges(opId)).isZero();
     }
 
     @Test
@@ -159,7 +159,7 @@ class McpGatewayIT {
                 Map.of("dev.toolonce/idempotency-key", "mcp-viewer")));
         assertThat(byViewer.isError()).isTrue();
         assertThat(text(byViewer)).contains("FORBIDDEN");
-        assertThat(charges(opId)).isZero();
+        assertThat(f.charges(opId)).isZero();
     }
 
     @Test
@@ -232,13 +232,4 @@ class McpGatewayIT {
         return (Map<String, Object>) r.structuredContent();
     }
 
-    private static int charges(String opId) throws Exception {
-        int n = 0;
-        for (var e : f.getJson(f.stack.sandboxUrl + "/_ledger?tool=payments").path("effects")) {
-            if (opId.equals(e.path("opId").asString(null))) {
-                n += e.path("count").asInt();
-            }
-        }
-        return n;
-    }
 }

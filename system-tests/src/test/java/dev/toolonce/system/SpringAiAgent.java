@@ -3,23 +3,13 @@ package dev.toolonce.system;
 import dev.toolonce.agent.call.Catalogue;
 import dev.toolonce.agent.call.ModelCalls;
 import dev.toolonce.agent.call.ToolCalls;
-import dev.toolonce.agent.publish.IntentPublisher;
-import dev.toolonce.schemas.Contract;
-import dev.toolonce.schemas.signing.Keyring;
 import dev.toolonce.springai.ToolOnceToolContext;
 import dev.toolonce.springai.ToolOnceTools;
-import dev.toolonce.testsupport.TestStack;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
-import javax.sql.DataSource;
 import org.springframework.ai.chat.client.ChatClient;
 import org.springframework.ai.chat.messages.AssistantMessage;
 import org.springframework.ai.chat.messages.Message;
@@ -30,8 +20,6 @@ import org.springframework.ai.chat.model.Generation;
 import org.springframework.ai.chat.prompt.ChatOptions;
 import org.springframework.ai.chat.prompt.Prompt;
 import org.springframework.ai.model.tool.ToolCallingChatOptions;
-import org.springframework.jdbc.datasource.DataSourceTransactionManager;
-import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * An agent application as its own process (SpringAiAgentIT kills it): a Spring AI {@link ChatClient} over a scripted
@@ -58,32 +46,19 @@ public final class SpringAiAgent {
         boolean halt = "halt".equals(args[7]);
         Path transcript = Path.of(args[8]);
 
-        DataSource ds = TestStack.pooled(jdbcUrl);
-        Keyring keyring = Keyring.required(System.getenv("TOOLONCE_SIGNING_KEYRINGFILE"), "spring-ai-agent");
-        ToolCalls calls = new ToolCalls(ds, new TransactionTemplate(new DataSourceTransactionManager(ds)),
-                new IntentPublisher("agent", Contract.INTENTS_TOPIC, "/agents/spring-ai", keyring), "agent",
-                Duration.ofMillis(50));
+        ToolCalls calls = ScriptedAgents.toolCalls(jdbcUrl, "/agents/spring-ai");
         ToolOnceTools tools = new ToolOnceTools(Catalogue.fetch(executor, token, List.of("payments/charge")),
                 new ModelCalls(calls, tenant, Duration.ofSeconds(60)));
 
         ChatClient chat = ChatClient.builder(new ScriptedModel(opId, halt, transcript)).build();
         for (String turn : turns) {
-            write(transcript, "USER: charge me 12.50 EUR (turn " + turn + ")");
+            ScriptedAgents.write(transcript, "USER: charge me 12.50 EUR (turn " + turn + ")");
             String answer = chat.prompt().user("charge me 12.50 EUR").toolCallbacks(tools)
                     .toolContext(ToolOnceToolContext.turn(tenant, conversation, turn)).call().content();
-            write(transcript, "ANSWER: " + answer);
+            ScriptedAgents.write(transcript, "ANSWER: " + answer);
         }
         calls.close();
         System.exit(0);
-    }
-
-    static void write(Path file, String line) {
-        try {
-            Files.writeString(file, line + "\n", StandardCharsets.UTF_8, StandardOpenOption.CREATE,
-                    StandardOpenOption.APPEND);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 
     /**
@@ -97,20 +72,15 @@ public final class SpringAiAgent {
             Message last = messages.get(messages.size() - 1);
             if (last instanceof ToolResponseMessage tool) {
                 String data = tool.getResponses().get(0).responseData();
-                write(transcript, "TOOL ANSWERED: " + data);
+                ScriptedAgents.write(transcript, "TOOL ANSWERED: " + data);
                 if (halt) {
-                    write(transcript, "HALTED before the model used the answer");
-                    try {
-                        Thread.sleep(Long.MAX_VALUE);
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
+                    ScriptedAgents.halt(transcript);
                 }
                 return new ChatResponse(List.of(new Generation(new AssistantMessage("Charged: " + data))));
             }
             String id = "call_" + UUID.randomUUID();
             String arguments = "{\"amount\": 1250, \"currency\": \"EUR\", \"opId\": \"" + opId + "\"}";
-            write(transcript, "MODEL ASKS: payments_charge " + arguments + " (tool call id " + id + ")");
+            ScriptedAgents.write(transcript, "MODEL ASKS: payments_charge " + arguments + " (tool call id " + id + ")");
             return new ChatResponse(List.of(new Generation(AssistantMessage.builder().content("")
                     .toolCalls(List.of(new AssistantMessage.ToolCall(id, "function", "payments_charge", arguments)))
                     .build())));

@@ -11,8 +11,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -25,7 +23,6 @@ import org.junit.jupiter.api.Test;
  */
 class SpringAiAgentIT {
     private static final Duration WAIT = Duration.ofSeconds(120);
-    private static final Pattern CHARGE_ID = Pattern.compile("TOOL ANSWERED: .*?\"externalObjectId\":\"([^\"]+)\"");
     private static Fixtures f;
     private static String viewer;
 
@@ -49,27 +46,27 @@ class SpringAiAgentIT {
 
         Path killed = dir.resolve(f.tenant + "-killed.txt");
         try (ServiceProcess agent = agent("spring-ai-agent-killed", conversation, "1", opId, "halt", killed)) {
-            await().atMost(WAIT).until(() -> read(killed).contains("HALTED"));
+            await().atMost(WAIT).until(() -> ScriptedAgents.read(killed).contains("HALTED"));
             agent.kill9();
         }
-        String firstAnswer = chargeIds(read(killed)).get(0);
-        assertThat(charges(opId)).as("the tool was called once").isEqualTo(1);
+        String firstAnswer = Fixtures.answeredIds(ScriptedAgents.read(killed)).get(0);
+        assertThat(f.charges(opId)).as("the tool was called once").isEqualTo(1);
 
         // the same turn run again, then turn 2 asking for the identical charge, in one process
         Path rerun = dir.resolve(f.tenant + "-rerun.txt");
         try (ServiceProcess agent = agent("spring-ai-agent-rerun", conversation, "1,2", opId, "complete", rerun)) {
-            await().atMost(WAIT).until(() -> read(rerun).split("ANSWER: ", -1).length == 3 || !agent.isAlive());
-            assertThat(read(rerun).split("ANSWER: ", -1)).as(agent.logTail(40)).hasSize(3);
+            await().atMost(WAIT).until(() -> ScriptedAgents.read(rerun).split("ANSWER: ", -1).length == 3 || !agent.isAlive());
+            assertThat(ScriptedAgents.read(rerun).split("ANSWER: ", -1)).as(agent.logTail(40)).hasSize(3);
         }
-        List<String> after = chargeIds(read(rerun));
+        List<String> after = Fixtures.answeredIds(ScriptedAgents.read(rerun));
 
         assertThat(after).hasSize(2);
         assertThat(after.get(0)).as("the model gets the same answer").isEqualTo(firstAnswer);
-        assertThat(read(rerun)).contains("\"replayed\":true");
+        assertThat(ScriptedAgents.read(rerun)).contains("\"replayed\":true");
         assertThat(after.get(1)).as("turn 2: a charge of its own").isNotEqualTo(firstAnswer);
-        assertThat(charges(opId)).as("one charge for the re-run turn, one for turn 2").isEqualTo(2);
+        assertThat(f.charges(opId)).as("one charge for the re-run turn, one for turn 2").isEqualTo(2);
         for (Path p : List.of(killed, rerun)) {
-            System.out.println("---- " + p.getFileName() + "\n" + read(p));
+            System.out.println("---- " + p.getFileName() + "\n" + ScriptedAgents.read(p));
         }
     }
 
@@ -78,29 +75,5 @@ class SpringAiAgentIT {
         return ServiceProcess.start(name, SpringAiAgent.class.getName(), Map.of(),
                 List.of(f.stack.jdbcUrl, f.stack.executorUrl, viewer, f.tenant, conversation, turns, opId, mode,
                         transcript.toAbsolutePath().toString()));
-    }
-
-    /** The charges the sandbox made for this opId, whatever their keys: the sum of its ledger entries' counts. */
-    private static int charges(String opId) throws Exception {
-        int n = 0;
-        for (var e : f.getJson(f.stack.sandboxUrl + "/_ledger?tool=payments").path("effects")) {
-            if (opId.equals(e.path("opId").asString(null))) {
-                n += e.path("count").asInt();
-            }
-        }
-        return n;
-    }
-
-    private static List<String> chargeIds(String transcript) {
-        List<String> ids = new java.util.ArrayList<>();
-        Matcher m = CHARGE_ID.matcher(transcript);
-        while (m.find()) {
-            ids.add(m.group(1));
-        }
-        return ids;
-    }
-
-    private static String read(Path p) throws Exception {
-        return Files.exists(p) ? Files.readString(p) : "";
     }
 }

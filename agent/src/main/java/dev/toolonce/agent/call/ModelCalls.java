@@ -12,7 +12,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -83,7 +82,7 @@ public final class ModelCalls {
         }
         List<String> violations = violations(tool, args);
         if (!violations.isEmpty()) {
-            return refusal("INVALID_ARGUMENTS", schemaMessage(tool, violations));
+            return refusal("INVALID_ARGUMENTS", ArgumentsSchema.describe(tool.tool(), tool.operation(), violations));
         }
         String key;
         try {
@@ -111,14 +110,21 @@ public final class ModelCalls {
             return callAfterApproval(tool, args, key, tickEvery, tick);
         }
         ToolIntent intent = ToolCalls.intent(tenantId, conversationId, tool.tool(), tool.operation(), key, args);
-        CompletableFuture<CallOutcome> answer = calls.call(intent);
+        return waitFor(calls.call(intent), CallRef.of(intent), tickEvery, tick);
+    }
+
+    /**
+     * Waits for an answer at most this instance's {@code wait}, calling {@code tick} every {@code tickEvery}; when the
+     * time is up, the call's state: pending, or {@link #AWAITING_APPROVAL} while no row exists yet.
+     */
+    private CallOutcome waitFor(CompletableFuture<CallOutcome> answer, CallRef ref, Duration tickEvery, Runnable tick) {
         long deadline = System.nanoTime() + wait.toNanos();
         while (true) {
             long left = deadline - System.nanoTime();
             if (left <= 0) {
                 answer.cancel(false);
                 return answer.isDone() && !answer.isCancelled() ? answer.join()
-                        : calls.find(CallRef.of(intent)).orElseThrow();
+                        : calls.find(ref).orElse(new CallOutcome.Pending(ref, AWAITING_APPROVAL));
             }
             try {
                 return answer.get(Math.min(left, tickEvery.toNanos()), TimeUnit.NANOSECONDS);
@@ -127,7 +133,7 @@ public final class ModelCalls {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 answer.cancel(false);
-                return calls.find(CallRef.of(intent)).orElseThrow();
+                return calls.find(ref).orElse(new CallOutcome.Pending(ref, AWAITING_APPROVAL));
             } catch (ExecutionException e) {
                 throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
             }
@@ -147,42 +153,26 @@ public final class ModelCalls {
             throw new IllegalArgumentException(tool.tool() + "/" + tool.operation() + " needs an operator's approval, "
                     + "and this door has no task engine to hold it; nothing was sent");
         }
-        boolean asked = !tasks.steps(tenantId, taskId).isEmpty();
-        tasks.submit(Plan.of(tenantId, taskId, StepSpec.of(APPROVAL_STEP, tool.tool(), tool.operation(), args)
-                .withApproval()));
-        Step step = tasks.steps(tenantId, taskId).get(0);
+        List<Step> held = tasks.steps(tenantId, taskId);
+        boolean askedHere = held.isEmpty();
+        if (askedHere) {
+            tasks.submit(Plan.of(tenantId, taskId, StepSpec.of(APPROVAL_STEP, tool.tool(), tool.operation(), args)
+                    .withApproval()));
+            held = tasks.steps(tenantId, taskId);
+        }
+        Step step = held.get(0);
         String askedHash = CallKeys.requestHash(tenantId, tool.tool(), tool.operation(), args);
-        String held = CallKeys.requestHash(tenantId, step.tool(), step.operation(),
+        String heldHash = CallKeys.requestHash(tenantId, step.tool(), step.operation(),
                 codec.parse(step.argumentsJson().getBytes(StandardCharsets.UTF_8)));
         CallRef ref = new CallRef(tenantId, taskId, APPROVAL_STEP, step.key());
-        if (!askedHash.equals(held)) {
+        if (!askedHash.equals(heldHash)) {
             return new CallOutcome.Answered(ref, dev.toolonce.schemas.ResultStatus.REJECTED, null, null,
                     "IDEMPOTENCY_PARAMETER_MISMATCH", "the key " + key + " was first asked for with other arguments; "
                     + "nothing was sent", 0, true);
         }
-        // Until approved there is no intent and no row to wait on: the row is read every 200 ms.
-        long deadline = System.nanoTime() + wait.toNanos();
-        long nextTick = System.nanoTime() + tickEvery.toNanos();
-        while (true) {
-            Optional<CallOutcome> now = calls.find(ref);
-            if (now.isPresent() && now.get() instanceof CallOutcome.Answered a) {
-                return asked ? a.asReplayed() : a;
-            }
-            long left = deadline - System.nanoTime();
-            if (left <= 0) {
-                return now.orElse(new CallOutcome.Pending(ref, AWAITING_APPROVAL));
-            }
-            try {
-                Thread.sleep(Math.min(TimeUnit.NANOSECONDS.toMillis(left) + 1, 200));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return now.orElse(new CallOutcome.Pending(ref, AWAITING_APPROVAL));
-            }
-            if (System.nanoTime() >= nextTick) {
-                nextTick += tickEvery.toNanos();
-                tick.run();
-            }
-        }
+        // Until an operator approves there is no intent and no row: the wait is registered all the same, and the
+        // poll of open waits finds the row once the task engine has published the step
+        return waitFor(calls.expect(ref, askedHere), ref, tickEvery, tick);
     }
 
     /** The task of a call held for approval: one per tenant, tool, operation and key, within the 255 characters allowed. */
@@ -206,13 +196,6 @@ public final class ModelCalls {
             }
         });
         return schema == null ? List.of() : schema.violations(args);
-    }
-
-    /** Violations as one sentence, as the executor words them. */
-    public static String schemaMessage(CatalogueTool tool, List<String> violations) {
-        return "arguments break the input-schema of " + tool.tool() + "/" + tool.operation() + ": "
-                + String.join("; ", violations.subList(0, Math.min(5, violations.size())))
-                + (violations.size() > 5 ? " (and " + (violations.size() - 5) + " more)" : "");
     }
 
     /** The JSON text a model reads for an outcome: its status, and the result, the refusal or why it is pending. */

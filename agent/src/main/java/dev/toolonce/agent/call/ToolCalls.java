@@ -73,7 +73,7 @@ public final class ToolCalls implements AutoCloseable {
                    s.external_object_id, s.error_code, s.error_message, s.request_hash
               FROM unnest(?::text[], ?::text[], ?::text[], ?::text[]) AS w (tenant_id, task_id, step_id, idempotency_key)
               JOIN %s.agent_step s USING (tenant_id, task_id, step_id, idempotency_key)
-             WHERE s.status IN ('COMMITTED', 'FAILED_FINAL', 'REJECTED', 'COMPENSATED')
+             WHERE s.status = ANY(?::text[])
             """;
 
     private final JdbcTemplate jdbc;
@@ -191,6 +191,20 @@ public final class ToolCalls implements AutoCloseable {
             future.complete(row.get().outcome(ref, codec).asReplayed());
         }
         return future;
+    }
+
+    /**
+     * Waits for a call whose row may not exist yet: one that something else will ask for, e.g. a task step held for an
+     * operator's approval (docs/agent-calls.md §7). Completes when a row under {@code ref} holds an answer.
+     *
+     * @param askedHere whether this caller asked for the call (its answer is then not {@code replayed})
+     */
+    public CompletableFuture<CallOutcome> expect(CallRef ref, boolean askedHere) {
+        Wait wait = register(ref);
+        wait.published = askedHere;
+        read(ref).filter(Row::isFinal).ifPresent(row -> wait.future.complete(askedHere ? row.outcome(ref, codec)
+                : row.outcome(ref, codec).asReplayed()));
+        return wait.future;
     }
 
     /** {@link #await(CallRef)}, waiting at most {@code wait}. */
@@ -317,6 +331,7 @@ public final class ToolCalls implements AutoCloseable {
             ps.setArray(2, con.createArrayOf("text", refs.stream().map(CallRef::taskId).toArray()));
             ps.setArray(3, con.createArrayOf("text", refs.stream().map(CallRef::stepId).toArray()));
             ps.setArray(4, con.createArrayOf("text", refs.stream().map(CallRef::idempotencyKey).toArray()));
+            ps.setArray(5, con.createArrayOf("text", CallOutcome.FINAL.toArray()));
             return ps;
         }, (ResultSet rs) -> {
             CallRef ref = new CallRef(rs.getString("tenant_id"), rs.getString("task_id"), rs.getString("step_id"),

@@ -10,6 +10,7 @@ import dev.toolonce.core.hash.ProviderKey;
 import dev.toolonce.core.hash.RequestHash;
 import dev.toolonce.core.hash.RequestHasher;
 import dev.toolonce.executor.catalogue.ToolCatalogue;
+import dev.toolonce.schemas.ArgumentsSchema;
 import dev.toolonce.executor.execution.ToolGateway;
 import dev.toolonce.executor.ledger.ToolCallCompensations;
 import dev.toolonce.executor.results.ResultEvents;
@@ -143,7 +144,8 @@ public final class Intake {
         // The operation's input-schema, before the ledger: arguments that break it never become a call.
         List<String> violations = catalogue.violations(scope.tool(), scope.operation(), intent.arguments());
         if (!violations.isEmpty()) {
-            return reject(scope, hash.value(), to, "INVALID_ARGUMENTS", schemaMessage(scope, violations));
+            return reject(scope, hash.value(), to, "INVALID_ARGUMENTS", ArgumentsSchema.describe(scope.tool(),
+                    scope.operation(), violations));
         }
         // The acceptance window is checked once, before the insert.
         Optional<Decision.Reject> refused = decider.admit(requestedAt, clock.instant());
@@ -152,15 +154,6 @@ public final class Intake {
         }
         return new ToPlan(new ToolCallStore.NewCall(scope, ProviderKey.of(scope), hash, intent.arguments().toString(),
                 intent.taskId(), intent.stepId(), a.messageId(), to.traceparent()), to);
-    }
-
-    /** The violations of an input-schema as one bounded sentence: the first five, each naming its field. */
-    private static String schemaMessage(CallScope scope, List<String> violations) {
-        String listed = String.join("; ", violations.subList(0, Math.min(5, violations.size())));
-        String more = violations.size() > 5 ? " (and " + (violations.size() - 5) + " more)" : "";
-        String text = "arguments break the input-schema of " + scope.tool() + "/" + scope.operation() + ": " + listed
-                + more;
-        return text.length() <= 1000 ? text : text.substring(0, 997) + "...";
     }
 
     /** What the checks before the ledger made of an intent: taken already, or a call to plan. */
