@@ -16,10 +16,12 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.security.access.hierarchicalroles.RoleHierarchy;
+import org.springframework.security.access.hierarchicalroles.RoleHierarchyImpl;
 import org.springframework.security.core.Authentication;
-import org.springframework.security.core.GrantedAuthority;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.node.ObjectNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -47,6 +49,7 @@ final class McpToolCalls {
     static final String AUTHENTICATION = "dev.toolonce/authentication";
 
     private static final Logger log = LoggerFactory.getLogger(McpToolCalls.class);
+    private static final RoleHierarchy ROLES = RoleHierarchyImpl.fromHierarchy(Role.HIERARCHY);
     private final ModelCallsByTenant calls;
     private final Duration progressEvery;
     private final ObjectMapper mapper = JsonMapper.builder().build();
@@ -130,27 +133,27 @@ final class McpToolCalls {
         } catch (IllegalArgumentException e) {
             return refused("INVALID_ARGUMENTS", e.getMessage());
         }
-        String text = modelCalls.answer(outcome);
+        ObjectNode answer = modelCalls.answerNode(outcome);
         boolean error = outcome instanceof CallOutcome.Answered a && a.status() != ResultStatus.COMMITTED;
         log.info("tools/call {} for {} ({}): {}", tool.functionName(), tenant, caller.getName(),
                 outcome instanceof CallOutcome.Answered a ? a.status() + (a.replayed() ? " replayed" : "")
                         : "pending");
-        return McpSchema.CallToolResult.builder().addTextContent(text)
-                .structuredContent(mapper.readValue(text, Map.class)).isError(error).build();
+        return result(answer, error);
+    }
+
+    /** The answer as text and as {@code structuredContent}, as MCP asks of a tool with structured output. */
+    private McpSchema.CallToolResult result(ObjectNode answer, boolean error) {
+        return McpSchema.CallToolResult.builder().addTextContent(answer.toString())
+                .structuredContent(mapper.convertValue(answer, Map.class)).isError(error).build();
     }
 
     private McpSchema.CallToolResult refused(String code, String message) {
-        String text = ModelCalls.refusal(code, message);
-        return McpSchema.CallToolResult.builder().addTextContent(text).structuredContent(mapper.readValue(text, Map.class))
-                .isError(true).build();
+        return result(ModelCalls.refusalNode(code, message), true);
     }
 
+    /** Operator or above, by the role hierarchy every door uses ({@link Role#HIERARCHY}). */
     private static boolean mayCall(Authentication caller) {
-        for (GrantedAuthority a : caller.getAuthorities()) {
-            if (Role.OPERATOR.authority().equals(a.getAuthority()) || Role.ADMIN.authority().equals(a.getAuthority())) {
-                return true;
-            }
-        }
-        return false;
+        return ROLES.getReachableGrantedAuthorities(caller.getAuthorities()).stream()
+                .anyMatch(a -> Role.OPERATOR.authority().equals(a.getAuthority()));
     }
 }

@@ -200,6 +200,11 @@ public final class ModelCalls {
 
     /** The JSON text a model reads for an outcome: its status, and the result, the refusal or why it is pending. */
     public String answer(CallOutcome outcome) {
+        return answerNode(outcome).toString();
+    }
+
+    /** {@link #answer} as a tree, for a door that sends it structured too (MCP's {@code structuredContent}). */
+    public ObjectNode answerNode(CallOutcome outcome) {
         ObjectNode out = JsonNodeFactory.instance.objectNode();
         if (outcome instanceof CallOutcome.Answered a) {
             out.put("status", a.status().name());
@@ -226,13 +231,18 @@ public final class ModelCalls {
                     : "The call was accepted and is still running; it will not be repeated. Tell the user it is pending.");
         }
         out.put("idempotencyKey", outcome.ref().idempotencyKey());
-        return out.toString();
+        return out;
     }
 
     /** A refusal as the model reads it: nothing was sent. */
     public static String refusal(String code, String message) {
+        return refusalNode(code, message).toString();
+    }
+
+    /** {@link #refusal} as a tree. */
+    public static ObjectNode refusalNode(String code, String message) {
         ObjectNode out = JsonNodeFactory.instance.objectNode().put("status", "REJECTED");
         out.putObject("error").put("code", code).put("message", message);
-        return out.toString();
+        return out;
     }
 }

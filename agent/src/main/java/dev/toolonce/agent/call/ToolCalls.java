@@ -181,14 +181,10 @@ public final class ToolCalls implements AutoCloseable {
      * @throws IllegalArgumentException when no call was asked for under {@code ref}
      */
     public CompletableFuture<CallOutcome> await(CallRef ref) {
-        CompletableFuture<CallOutcome> future = register(ref).future;
-        Optional<Row> row = read(ref);
-        if (row.isEmpty()) {
+        CompletableFuture<CallOutcome> future = expect(ref, false);
+        if (!future.isDone() && read(ref).isEmpty()) {
             future.cancel(false);
             throw new IllegalArgumentException("no call was asked for as " + ref);
-        }
-        if (row.get().isFinal()) {
-            future.complete(row.get().outcome(ref, codec).asReplayed());
         }
         return future;
     }

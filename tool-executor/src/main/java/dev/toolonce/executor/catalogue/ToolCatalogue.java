@@ -27,7 +27,7 @@ public final class ToolCatalogue {
     public enum Guarantee {
         /**
          * One effect: an unknown outcome is looked up and, when confirmed absent, sent again, which the tool itself
-         * makes safe ({@code NATIVE_IDEMPOTENCY} or {@code UNIQUE_REFERENCE}); a dry run, which has no effect, too.
+         * makes safe ({@code NATIVE_IDEMPOTENCY} or {@code UNIQUE_REFERENCE}).
          */
         EXACTLY_ONE_EFFECT,
         /** Never a second effect; an outcome that cannot be established goes to a person (review) instead. */
@@ -43,8 +43,8 @@ public final class ToolCatalogue {
      * @param approvalRequired whether a model's call waits for an operator's approval (docs/agent-calls.md §7)
      */
     public record Operation(String tool, String name, String description, ArgumentsSchema inputSchema,
-                            Set<Capability> capabilities, Guarantee guarantee, boolean destructive, boolean dryRun,
-                            boolean compensable, boolean approvalRequired) {
+                            Guarantee guarantee, boolean destructive, boolean dryRun, boolean compensable,
+                            boolean approvalRequired) {
     }
 
     /** One tool: its description and operations, in name order. */
@@ -59,11 +59,6 @@ public final class ToolCatalogue {
         Map<String, Operation> index = new TreeMap<>();
         tools.forEach(t -> t.operations().forEach(o -> index.put(t.name() + "/" + o.name(), o)));
         this.byName = Map.copyOf(index);
-    }
-
-    /** No tools: a catalogue that validates nothing. */
-    public static ToolCatalogue empty() {
-        return new ToolCatalogue(List.of());
     }
 
     /**
@@ -91,7 +86,7 @@ public final class ToolCatalogue {
                     throw new ToolConfigException(name, "operations." + op + ".approval", "must be none or required, "
                             + "was " + o.approval());
                 }
-                ops.add(new Operation(name, op, o.description(), schema, d.capabilities(),
+                ops.add(new Operation(name, op, o.description(), schema,
                         d.retrySafe() ? Guarantee.EXACTLY_ONE_EFFECT : Guarantee.AT_MOST_ONE_EFFECT_OR_REVIEW,
                         o.destructive(), o.dryRun() != null, o.compensation() != null,
                         "required".equals(o.approval())));
