@@ -133,7 +133,7 @@ final class McpToolCalls {
         } catch (IllegalArgumentException e) {
             return refused("INVALID_ARGUMENTS", e.getMessage());
         }
-        ObjectNode answer = modelCalls.answerNode(outcome);
+        ObjectNode answer = ModelCalls.answerNode(outcome);
         boolean error = outcome instanceof CallOutcome.Answered a && a.status() != ResultStatus.COMMITTED;
         log.info("tools/call {} for {} ({}): {}", tool.functionName(), tenant, caller.getName(),
                 outcome instanceof CallOutcome.Answered a ? a.status() + (a.replayed() ? " replayed" : "")

@@ -105,10 +105,8 @@ class UserApplicationIT {
                 .containsExactly("V1__booking_audit.sql");
         assertThat(appDb.queryForList("SELECT script FROM agent.flyway_schema_history WHERE success AND version IS NOT NULL "
                 + "ORDER BY installed_rank", String.class)).as("the agent schema's own history")
-                .containsExactly("V1__agent_steps_inbox_outbox.sql", "V2__step_result_log_dead_letters.sql",
-                        "V3__agent_tasks.sql", "V4__dry_runs.sql", "V5__outbox_signature.sql",
-                        "V6__tasks_keyed_by_tenant.sql", "V7__step_part.sql", "V8__one_step_model.sql",
-                        "V9__step_request_hash.sql");
+                .startsWith("V1__agent_steps_inbox_outbox.sql", "V2__step_result_log_dead_letters.sql")
+                .containsExactlyElementsOf(dev.toolonce.testsupport.AgentMigrationScripts.all());
     }
 
     @Test

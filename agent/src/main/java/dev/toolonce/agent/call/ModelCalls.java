@@ -37,7 +37,7 @@ public final class ModelCalls {
     private final TaskEngine tasks;
     private final String tenantId;
     private final Duration wait;
-    private final EventCodec codec = new EventCodec();
+    private static final EventCodec CODEC = new EventCodec();
     /** Each tool's schema, compiled once: arguments that break it are refused here, before anything is written. */
     private final Map<CatalogueTool, ArgumentsSchema> schemas = new ConcurrentHashMap<>();
 
@@ -72,13 +72,9 @@ public final class ModelCalls {
     public String call(CatalogueTool tool, String arguments, TurnKeys turn) {
         JsonNode args;
         try {
-            args = arguments == null || arguments.isBlank() ? JsonNodeFactory.instance.objectNode()
-                    : codec.parse(arguments.getBytes(StandardCharsets.UTF_8));
+            args = arguments(arguments);
         } catch (IllegalArgumentException e) {
-            return refusal("INVALID_ARGUMENTS", "the arguments are not JSON: " + e.getMessage());
-        }
-        if (!args.isObject()) {
-            return refusal("INVALID_ARGUMENTS", "the arguments must be a JSON object");
+            return refusal("INVALID_ARGUMENTS", e.getMessage());
         }
         List<String> violations = violations(tool, args);
         if (!violations.isEmpty()) {
@@ -163,7 +159,7 @@ public final class ModelCalls {
         Step step = held.get(0);
         String askedHash = CallKeys.requestHash(tenantId, tool.tool(), tool.operation(), args);
         String heldHash = CallKeys.requestHash(tenantId, step.tool(), step.operation(),
-                codec.parse(step.argumentsJson().getBytes(StandardCharsets.UTF_8)));
+                CODEC.parse(step.argumentsJson().getBytes(StandardCharsets.UTF_8)));
         CallRef ref = new CallRef(tenantId, taskId, APPROVAL_STEP, step.key());
         if (!askedHash.equals(heldHash)) {
             return new CallOutcome.Answered(ref, dev.toolonce.schemas.ResultStatus.REJECTED, null, null,
@@ -186,6 +182,25 @@ public final class ModelCalls {
         }
     }
 
+    /**
+     * The arguments a model wrote, as a JSON object (none is an empty object).
+     *
+     * @throws IllegalArgumentException naming what is wrong, when they are not JSON or not an object
+     */
+    static JsonNode arguments(String arguments) {
+        JsonNode args;
+        try {
+            args = arguments == null || arguments.isBlank() ? JsonNodeFactory.instance.objectNode()
+                    : CODEC.parse(arguments.getBytes(StandardCharsets.UTF_8));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("the arguments are not JSON: " + e.getMessage(), e);
+        }
+        if (!args.isObject()) {
+            throw new IllegalArgumentException("the arguments must be a JSON object");
+        }
+        return args;
+    }
+
     /** What is wrong with arguments by the tool's schema, each naming the field; empty when they pass. */
     public List<String> violations(CatalogueTool tool, JsonNode args) {
         ArgumentsSchema schema = schemas.computeIfAbsent(tool, t -> {
@@ -199,12 +214,12 @@ public final class ModelCalls {
     }
 
     /** The JSON text a model reads for an outcome: its status, and the result, the refusal or why it is pending. */
-    public String answer(CallOutcome outcome) {
+    public static String answer(CallOutcome outcome) {
         return answerNode(outcome).toString();
     }
 
     /** {@link #answer} as a tree, for a door that sends it structured too (MCP's {@code structuredContent}). */
-    public ObjectNode answerNode(CallOutcome outcome) {
+    public static ObjectNode answerNode(CallOutcome outcome) {
         ObjectNode out = JsonNodeFactory.instance.objectNode();
         if (outcome instanceof CallOutcome.Answered a) {
             out.put("status", a.status().name());

@@ -16,6 +16,7 @@ import dev.toolonce.schemas.Contract;
 import dev.toolonce.schemas.EventCodec;
 import dev.toolonce.schemas.ResultStatus;
 import dev.toolonce.schemas.ToolResult;
+import dev.toolonce.testsupport.AgentMigrationScripts;
 import dev.toolonce.testsupport.TestKeys;
 import dev.toolonce.testsupport.TestStack;
 import java.nio.charset.StandardCharsets;
@@ -105,7 +106,7 @@ class StarterIT {
         assertThat(app.getBean(IntentPublisher.class)).isNotNull();
         assertThat(app.getBean(TaskEngine.class)).isNotNull();
         assertThat(app.getBean(ResultListener.class)).isNotNull();
-        assertThat(app.getBean(AgentMigrations.class).applied()).isEqualTo(9);
+        assertThat(app.getBean(AgentMigrations.class).applied()).isEqualTo(AgentMigrationScripts.all().size());
         assertThat(jdbc().queryForList("SELECT table_name FROM information_schema.tables WHERE table_schema = 'agent'",
                 String.class)).contains("agent_step", "agent_task", "agent_task_step", "inbox_message", "outbox_event",
                 "step_result_log");
