@@ -39,6 +39,16 @@ final class ScriptedAgents {
         }
     }
 
+    /** Appends a line and forces it to disk: an effect that must survive the process being killed right after. */
+    static void writeSynced(Path file, String line) {
+        try {
+            Files.writeString(file, line + "\n", StandardCharsets.UTF_8, StandardOpenOption.CREATE,
+                    StandardOpenOption.APPEND, StandardOpenOption.SYNC);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** The model was handed the tool's answer: write that down and hang until the test kills the process. */
     static void halt(Path transcript) {
         write(transcript, "HALTED before the model used the answer");

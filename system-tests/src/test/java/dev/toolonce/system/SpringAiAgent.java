@@ -3,6 +3,8 @@ package dev.toolonce.system;
 import dev.toolonce.agent.call.Catalogue;
 import dev.toolonce.agent.call.ModelCalls;
 import dev.toolonce.agent.call.ToolCalls;
+import dev.toolonce.agent.call.LocalCalls;
+import dev.toolonce.springai.EffectivelyOnce;
 import dev.toolonce.springai.ToolOnceToolContext;
 import dev.toolonce.springai.ToolOnceTools;
 import java.net.URI;
@@ -10,7 +12,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
+import dev.toolonce.testsupport.TestStack;
 import org.springframework.ai.chat.client.ChatClient;
+import org.springframework.ai.chat.model.ToolContext;
+import org.springframework.ai.tool.ToolCallback;
+import org.springframework.ai.tool.annotation.Tool;
+import org.springframework.ai.tool.annotation.ToolParam;
 import org.springframework.ai.chat.messages.AssistantMessage;
 import org.springframework.ai.chat.messages.Message;
 import org.springframework.ai.chat.messages.ToolResponseMessage;
@@ -28,8 +35,11 @@ import org.springframework.ai.model.tool.ToolCallingChatOptions;
  * {@code halt}, the model, once it is handed the tool's answer, writes it down and hangs there: the process is killed
  * after the tool was called and before the model could use the answer.
  *
- * <p>Arguments: jdbc-url executor-url viewer-token tenant conversation turn-ids op-id halt|complete transcript-file, where
- * turn-ids is a comma-separated list of the turns to run, one after the other (each asks for the same charge).
+ * <p>Arguments: jdbc-url executor-url viewer-token tenant conversation turn-ids op-id halt|complete transcript-file
+ * [effects-file], where turn-ids is a comma-separated list of the turns to run, one after the other (each asks for the
+ * same charge). With an effects file the model asks instead for the application's own {@code @Tool} method
+ * {@code bookTable} ({@link TableBookings}), made effectively once by {@link EffectivelyOnce}; mode
+ * {@code halt-in-method} hangs inside the method, after its effect and before it returns.
  */
 public final class SpringAiAgent {
     private SpringAiAgent() {
@@ -47,13 +57,26 @@ public final class SpringAiAgent {
         Path transcript = Path.of(args[8]);
 
         ToolCalls calls = ScriptedAgents.toolCalls(jdbcUrl, "/agents/spring-ai");
-        ToolOnceTools tools = new ToolOnceTools(Catalogue.fetch(executor, token, List.of("payments/charge")),
-                new ModelCalls(calls, tenant, Duration.ofSeconds(60)));
+        ToolCallback[] tools;
+        String toolName;
+        String arguments;
+        if (args.length > 9) {
+            LocalCalls local = new LocalCalls(TestStack.pooled(jdbcUrl), "agent", tenant, Duration.ofSeconds(5));
+            tools = EffectivelyOnce.tools(local, new TableBookings(Path.of(args[9]),
+                    "halt-in-method".equals(args[7]), transcript));
+            toolName = "bookTable";
+            arguments = "{\"restaurant\": \"Chez Marie\", \"seats\": 2, \"note\": \"" + opId + "\"}";
+        } else {
+            tools = new ToolOnceTools(Catalogue.fetch(executor, token, List.of("payments/charge")),
+                    new ModelCalls(calls, tenant, Duration.ofSeconds(60))).getToolCallbacks();
+            toolName = "payments_charge";
+            arguments = "{\"amount\": 1250, \"currency\": \"EUR\", \"opId\": \"" + opId + "\"}";
+        }
 
-        ChatClient chat = ChatClient.builder(new ScriptedModel(opId, halt, transcript)).build();
+        ChatClient chat = ChatClient.builder(new ScriptedModel(toolName, arguments, halt, transcript)).build();
         for (String turn : turns) {
-            ScriptedAgents.write(transcript, "USER: charge me 12.50 EUR (turn " + turn + ")");
-            String answer = chat.prompt().user("charge me 12.50 EUR").toolCallbacks(tools)
+            ScriptedAgents.write(transcript, "USER: " + toolName + " please (turn " + turn + ")");
+            String answer = chat.prompt().user(toolName + " please").toolCallbacks(tools)
                     .toolContext(ToolOnceToolContext.turn(tenant, conversation, turn)).call().content();
             ScriptedAgents.write(transcript, "ANSWER: " + answer);
         }
@@ -62,10 +85,31 @@ public final class SpringAiAgent {
     }
 
     /**
+     * The application's own tool: books a table, writing the booking to a file (the effect the test counts), and
+     * answers the booking's id, made from the call's key when ToolOnce gives one.
+     */
+    public record TableBookings(Path effects, boolean haltInMethod, Path transcript) {
+        @Tool(description = "Books a table at a restaurant")
+        public String bookTable(@ToolParam(description = "the restaurant") String restaurant,
+                                @ToolParam(description = "how many seats") int seats,
+                                @ToolParam(description = "a note for the restaurant") String note,
+                                ToolContext context) {
+            Object key = context.getContext().get(EffectivelyOnce.KEY);
+            String booking = "bk_" + Integer.toHexString(String.valueOf(key).hashCode()) + "_" + System.nanoTime();
+            ScriptedAgents.writeSynced(effects, "BOOKED " + booking + " " + restaurant + " x" + seats + " key " + key);
+            if (haltInMethod) {
+                ScriptedAgents.write(transcript, "BOOKED, HALTED inside the method");
+                ScriptedAgents.halt(transcript);
+            }
+            return "{\"externalObjectId\": \"" + booking + "\", \"restaurant\": \"" + restaurant + "\"}";
+        }
+    }
+
+    /**
      * A model that asks for the charge when the user speaks, and reports the tool's answer when it gets one; each of its
      * tool calls has a new id, as a provider's would.
      */
-    private record ScriptedModel(String opId, boolean halt, Path transcript) implements ChatModel {
+    private record ScriptedModel(String toolName, String arguments, boolean halt, Path transcript) implements ChatModel {
         @Override
         public ChatResponse call(Prompt prompt) {
             List<Message> messages = prompt.getInstructions();
@@ -76,13 +120,12 @@ public final class SpringAiAgent {
                 if (halt) {
                     ScriptedAgents.halt(transcript);
                 }
-                return new ChatResponse(List.of(new Generation(new AssistantMessage("Charged: " + data))));
+                return new ChatResponse(List.of(new Generation(new AssistantMessage("The tool answered: " + data))));
             }
             String id = "call_" + UUID.randomUUID();
-            String arguments = "{\"amount\": 1250, \"currency\": \"EUR\", \"opId\": \"" + opId + "\"}";
-            ScriptedAgents.write(transcript, "MODEL ASKS: payments_charge " + arguments + " (tool call id " + id + ")");
+            ScriptedAgents.write(transcript, "MODEL ASKS: " + toolName + " " + arguments + " (tool call id " + id + ")");
             return new ChatResponse(List.of(new Generation(AssistantMessage.builder().content("")
-                    .toolCalls(List.of(new AssistantMessage.ToolCall(id, "function", "payments_charge", arguments)))
+                    .toolCalls(List.of(new AssistantMessage.ToolCall(id, "function", toolName, arguments)))
                     .build())));
         }
 

@@ -1,13 +1,16 @@
 package dev.toolonce.springai;
 
 import dev.toolonce.agent.call.Catalogue;
+import dev.toolonce.agent.call.LocalCalls;
 import dev.toolonce.agent.call.ModelCalls;
 import dev.toolonce.agent.call.ToolCalls;
 import dev.toolonce.agent.task.TaskEngine;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
+import javax.sql.DataSource;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -19,7 +22,8 @@ import org.springframework.context.annotation.Bean;
 
 /**
  * With the agent starter and {@code toolonce.spring-ai.executor-url} set: the executor's catalogue (or the subset
- * {@code toolonce.spring-ai.tools}) as a {@link ToolOnceTools} bean, a Spring AI {@code ToolCallbackProvider}. The
+ * {@code toolonce.spring-ai.tools}) as a {@link ToolOnceTools} bean, a Spring AI {@code ToolCallbackProvider}, and a
+ * {@link LocalCalls} bean that runs the application's own tool methods effectively once ({@link EffectivelyOnce}). The
  * catalogue is read once at start-up with a viewer token; an executor that does not answer stops the start-up naming
  * it.
  */
@@ -50,6 +54,18 @@ public class ToolOnceSpringAiAutoConfiguration {
                 throw new IllegalArgumentException("toolonce.spring-ai.tenant must name the tenant the calls are for");
             }
         }
+    }
+
+    /**
+     * Runs the application's own tool methods effectively once ({@link EffectivelyOnce}), in the agent schema
+     * ({@code toolonce.agent.schema}) for {@code toolonce.spring-ai.tenant}.
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnBean(DataSource.class)
+    LocalCalls localCalls(DataSource dataSource, Properties p,
+                          @Value("${toolonce.agent.schema:agent}") String schema) {
+        return new LocalCalls(dataSource, schema, p.tenant(), p.answerWait());
     }
 
     @Bean

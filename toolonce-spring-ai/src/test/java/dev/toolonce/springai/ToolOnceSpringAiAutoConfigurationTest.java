@@ -3,6 +3,7 @@ package dev.toolonce.springai;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.toolonce.agent.call.LocalCalls;
 import dev.toolonce.agent.call.ToolCalls;
 import dev.toolonce.agent.publish.IntentPublisher;
 import java.net.InetSocketAddress;
@@ -38,6 +39,7 @@ class ToolOnceSpringAiAutoConfigurationTest {
     private final AtomicReference<String> authorization = new AtomicReference<>();
     private HttpServer executor;
     private ApplicationContextRunner runner;
+    private final DriverManagerDataSource unused = new DriverManagerDataSource("jdbc:postgresql://127.0.0.1:1/none");
 
     @BeforeEach
     void start() throws Exception {
@@ -50,7 +52,6 @@ class ToolOnceSpringAiAutoConfigurationTest {
             exchange.close();
         });
         executor.start();
-        DriverManagerDataSource unused = new DriverManagerDataSource("jdbc:postgresql://127.0.0.1:1/none");
         runner = new ApplicationContextRunner()
                 .withConfiguration(AutoConfigurations.of(ToolOnceSpringAiAutoConfiguration.class))
                 .withBean(ToolCalls.class, () -> new ToolCalls(unused, new TransactionTemplate(),
@@ -80,6 +81,40 @@ class ToolOnceSpringAiAutoConfigurationTest {
                 "toolonce.spring-ai.token=tot_viewer", "toolonce.spring-ai.tenant=acme",
                 "toolonce.spring-ai.tools=email/send").run(context ->
                 assertThat(context.getBean(ToolOnceTools.class).getToolCallbacks()).hasSize(1));
+    }
+
+    @Test
+    void withTheApplicationsDataSourceItsOwnToolMethodsCanBeMadeEffectivelyOnce() {
+        runner.withBean(javax.sql.DataSource.class, () -> unused).withPropertyValues(
+                "toolonce.spring-ai.executor-url=http://127.0.0.1:" + executor.getAddress().getPort(),
+                "toolonce.spring-ai.token=tot_viewer", "toolonce.spring-ai.tenant=acme").run(context -> {
+            LocalCalls local = context.getBean(LocalCalls.class);
+            assertThat(local.tenantId()).isEqualTo("acme");
+            Bookings bookings = new Bookings();
+            ToolCallback[] tools = EffectivelyOnce.tools(local, bookings);
+            assertThat(tools).hasSize(1);
+            assertThat(tools[0].getToolDefinition().name()).isEqualTo("bookTable");
+            assertThat(tools[0].getToolDefinition().description()).startsWith("Books a table")
+                    .contains("at most once per call");
+            assertThat(tools[0].getToolDefinition().inputSchema()).contains("restaurant");
+            assertThat(tools[0].call("{\"restaurant\": \"x\"}", new ToolContext(java.util.Map.of())))
+                    .as("without a turn the method is not run").contains("NO_TURN");
+            assertThat(bookings.calls).isZero();
+        });
+        runner.withPropertyValues("toolonce.spring-ai.executor-url=http://127.0.0.1:" + executor.getAddress().getPort(),
+                "toolonce.spring-ai.token=tot_viewer", "toolonce.spring-ai.tenant=acme").run(context ->
+                assertThat(context).doesNotHaveBean(LocalCalls.class));
+    }
+
+    /** An application's own tool. */
+    static final class Bookings {
+        int calls;
+
+        @org.springframework.ai.tool.annotation.Tool(description = "Books a table")
+        String bookTable(String restaurant) {
+            calls++;
+            return "booked " + restaurant;
+        }
     }
 
     @Test
