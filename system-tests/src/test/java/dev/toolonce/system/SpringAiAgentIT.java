@@ -16,6 +16,7 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * Issue 22, the Spring AI test: a {@code ChatClient} driven by a scripted model asks for a charge through ToolOnce
@@ -108,13 +109,17 @@ class SpringAiAgentIT {
             agent.kill9();
         }
         assertThat(booked(bookings)).as("turn 3's effect happened, its answer was never written").isEqualTo(3);
+        // PostgreSQL ends the killed process's session, and with it the call's lock, once it sees the socket close
+        JdbcTemplate db = new JdbcTemplate(TestStack.pooled(f.stack.jdbcUrl));
+        await().atMost(WAIT).until(() -> db.queryForObject("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' "
+                + "AND database = (SELECT oid FROM pg_database WHERE datname = current_database())", Long.class) == 0);
 
         Path review = dir.resolve(f.tenant + "-local-review.txt");
         runToTheEnd(agent("spring-ai-local-review", conversation, "3", note, "complete", review, bookings), review, 1);
         assertThat(ScriptedAgents.read(review)).contains("\"status\":\"NEEDS_REVIEW\"");
         assertThat(booked(bookings)).as("not booked again: held for a person").isEqualTo(3);
 
-        LocalCalls local = new LocalCalls(TestStack.pooled(f.stack.jdbcUrl), "agent", f.tenant, Duration.ofSeconds(1));
+        LocalCalls local = new LocalCalls(db.getDataSource(), "agent", f.tenant, Duration.ofSeconds(1));
         List<LocalCalls.Held> held = local.inReview(10);
         assertThat(held).hasSize(1);
         assertThat(local.resolve(held.get(0).ref(), true, "{\"externalObjectId\":\"bk_found\"}", "spring-ai-it",

@@ -38,8 +38,8 @@ public final class EffectivelyOnce implements ToolCallback {
         this.calls = calls;
         ToolDefinition d = method.getToolDefinition();
         this.definition = DefaultToolDefinition.builder().name(d.name())
-                .description(d.description() + " (runs at most once per call; asking again in the same turn does "
-                        + "not repeat it)")
+                .description(d.description() + " (runs at most once per call: a re-run of this turn does not repeat "
+                        + "it; a second identical call is a new one)")
                 .inputSchema(d.inputSchema()).build();
     }
 

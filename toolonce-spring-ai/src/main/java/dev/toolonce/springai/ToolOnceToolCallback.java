@@ -26,7 +26,7 @@ public final class ToolOnceToolCallback implements ToolCallback {
         this.definition = DefaultToolDefinition.builder().name(tool.functionName())
                 .description(tool.description() + " (through ToolOnce: "
                         + (tool.exactlyOnce() ? "exactly one effect" : "at most one effect, or a person reviews it")
-                        + "; asking again in the same turn does not repeat it)")
+                        + "; a re-run of this turn does not repeat it, a second identical call is a new one)")
                 .inputSchema(tool.inputSchema().toString()).build();
     }
 

@@ -32,6 +32,24 @@ public sealed interface CallOutcome {
     record Answered(CallRef ref, ResultStatus status, JsonNode result, String externalObjectId, String errorCode,
                     String errorMessage, long callVersion, boolean replayed) implements CallOutcome {
 
+        /** An effect's answer: {@code result} is what the tool answered (null when it gave none). */
+        public static Answered committed(CallRef ref, JsonNode result, boolean replayed) {
+            return new Answered(ref, ResultStatus.COMMITTED, result, null, null, null, 0, replayed);
+        }
+
+        /** A call that failed for good: {@code code} and {@code message} say why. */
+        public static Answered failed(CallRef ref, String code, String message, boolean replayed) {
+            return new Answered(ref, ResultStatus.FAILED_FINAL, null, null, code, message, 0, replayed);
+        }
+
+        /**
+         * A call refused before any effect was asked for here, e.g. {@code IDEMPOTENCY_PARAMETER_MISMATCH}: the key
+         * was asked for before, so the refusal answers that earlier request ({@code replayed}).
+         */
+        public static Answered refusedAsAskedBefore(CallRef ref, String code, String message) {
+            return new Answered(ref, ResultStatus.REJECTED, null, null, code, message, 0, true);
+        }
+
         /** Whether the effect happened (and was not undone). */
         public boolean committed() {
             return status == ResultStatus.COMMITTED;

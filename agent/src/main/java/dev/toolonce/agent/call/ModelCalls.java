@@ -162,9 +162,8 @@ public final class ModelCalls {
                 CODEC.parse(step.argumentsJson().getBytes(StandardCharsets.UTF_8)));
         CallRef ref = new CallRef(tenantId, taskId, APPROVAL_STEP, step.key());
         if (!askedHash.equals(heldHash)) {
-            return new CallOutcome.Answered(ref, dev.toolonce.schemas.ResultStatus.REJECTED, null, null,
-                    "IDEMPOTENCY_PARAMETER_MISMATCH", "the key " + key + " was first asked for with other arguments; "
-                    + "nothing was sent", 0, true);
+            return CallOutcome.Answered.refusedAsAskedBefore(ref, "IDEMPOTENCY_PARAMETER_MISMATCH", "the key " + key
+                    + " was first asked for with other arguments; nothing was sent");
         }
         // Until an operator approves there is no intent and no row: the wait is registered all the same, and the
         // poll of open waits finds the row once the task engine has published the step

@@ -157,10 +157,9 @@ public final class ToolCalls implements AutoCloseable {
         if (existing == null) {
             return future;
         } else if (existing.requestHash() != null && !existing.requestHash().equals(hash)) {
-            future.complete(new CallOutcome.Answered(ref, ResultStatus.REJECTED, null, null,
-                    "IDEMPOTENCY_PARAMETER_MISMATCH", "the key " + ref.idempotencyKey() + " was first asked for with "
-                    + "other arguments (" + existing.requestHash() + ", not " + hash + "); nothing was sent",
-                    0, true));
+            future.complete(CallOutcome.Answered.refusedAsAskedBefore(ref, "IDEMPOTENCY_PARAMETER_MISMATCH",
+                    "the key " + ref.idempotencyKey() + " was first asked for with other arguments ("
+                    + existing.requestHash() + ", not " + hash + "); nothing was sent"));
         } else if (existing.isFinal()) {
             future.complete(existing.outcome(ref, codec).asReplayed());
         }

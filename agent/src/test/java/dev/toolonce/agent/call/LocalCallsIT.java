@@ -12,6 +12,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
@@ -25,7 +29,8 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * {@link LocalCalls} on a real PostgreSQL: a method runs once per key whatever asks again, concurrently or later; a
  * claim whose database session ended mid-call (terminated here by {@code pg_terminate_backend}, as a killed process's
- * would end) is held for review and resolved by a person, never run again.
+ * would end) is held for review — when its key is asked again, or when {@code inReview} looks — and is never run
+ * again: a late answer is still written, a person's resolution stands.
  */
 class LocalCallsIT {
     private static final String SCHEMA = "agent";
@@ -89,67 +94,108 @@ class LocalCallsIT {
     }
 
     @Test
-    void concurrentCallersOfOneKeyShareOneRun() {
+    void concurrentCallersOfOneKeyShareOneRun() throws Exception {
         LocalCalls calls = new LocalCalls(ds, SCHEMA, "acme", Duration.ofSeconds(30));
-        List<CompletableFuture<CallOutcome>> all = new ArrayList<>();
-        for (int i = 0; i < 16; i++) {
-            all.add(CompletableFuture.supplyAsync(() -> calls.run("conv-4", "bookTable", "k-4", hash(2), key -> {
-                sleep(100);
-                return book(key);
-            })));
-        }
-        List<CallOutcome> outcomes = all.stream().map(CompletableFuture::join).toList();
+        ExecutorService callers = Executors.newFixedThreadPool(16);
+        CyclicBarrier together = new CyclicBarrier(16);
+        try {
+            List<Future<CallOutcome>> all = new ArrayList<>();
+            for (int i = 0; i < 16; i++) {
+                all.add(callers.submit(() -> {
+                    together.await();
+                    return calls.run("conv-4", "bookTable", "k-4", hash(2), key -> {
+                        sleep(200); // a method that takes a while: the others arrive while it runs
+                        return book(key);
+                    });
+                }));
+            }
+            List<CallOutcome> outcomes = new ArrayList<>();
+            for (Future<CallOutcome> f : all) {
+                outcomes.add(f.get(60, TimeUnit.SECONDS));
+            }
 
-        assertThat(effects).hasValue(1);
-        assertThat(outcomes).allSatisfy(o -> assertThat(answered(o).committed()).isTrue());
-        assertThat(outcomes.stream().filter(o -> !answered(o).replayed())).hasSize(1);
+            assertThat(effects).hasValue(1);
+            assertThat(outcomes).allSatisfy(o -> assertThat(answered(o).committed()).isTrue());
+            assertThat(outcomes.stream().filter(o -> !answered(o).replayed())).hasSize(1);
+        } finally {
+            callers.shutdownNow();
+        }
     }
 
     @Test
-    void aClaimWhoseSessionEndedMidCallIsHeldForReviewAndResolvedByAPerson() throws Exception {
+    void aClaimWhoseSessionEndedMidCallIsHeldForReviewAndItsLateAnswerIsStillWritten() throws Exception {
         LocalCalls calls = new LocalCalls(ds, SCHEMA, "acme", Duration.ofMillis(300));
-        CountDownLatch inside = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        CompletableFuture<CallOutcome> running = CompletableFuture.supplyAsync(() ->
-                calls.run("conv-5", "bookTable", "k-5", hash(2), key -> {
-                    String answer = book(key);
-                    inside.countDown();
-                    awaitLatch(release);
-                    return answer;
-                }));
-        assertThat(inside.await(10, TimeUnit.SECONDS)).isTrue();
+        Blocked running = blockedInside(calls, "k-5");
 
         CallOutcome whileRunning = calls.run("conv-5", "bookTable", "k-5", hash(2), key -> book(key));
         assertThat(whileRunning).as("its holder is alive: wait, then pending")
                 .isEqualTo(new CallOutcome.Pending(whileRunning.ref(), "PENDING"));
 
-        // the holder's session ends as a killed process's would
+        endTheHoldersSession();
+        CallOutcome afterDeath = calls.run("conv-5", "bookTable", "k-5", hash(2), key -> book(key));
+        assertThat(afterDeath).isEqualTo(new CallOutcome.Pending(afterDeath.ref(), "NEEDS_REVIEW"));
+        assertThat(effects).as("not run again").hasValue(1);
+
+        running.release.countDown();
+        assertThat(answered(running.outcome.get(10, TimeUnit.SECONDS)).committed()).isTrue();
+        CallOutcome later = calls.run("conv-5", "bookTable", "k-5", hash(2), key -> book(key));
+        assertThat(answered(later).result().get("booking").asString())
+                .as("the late answer was written through a new connection").isEqualTo("b-k-5");
+        assertThat(answered(later).replayed()).isTrue();
+        assertThat(effects).hasValue(1);
+    }
+
+    @Test
+    void aClaimWhoseRunnerNeverComesBackIsFoundByInReviewAndResolvedByAPerson() throws Exception {
+        LocalCalls calls = new LocalCalls(ds, SCHEMA, "acme", Duration.ofMillis(300));
+        Blocked running = blockedInside(calls, "k-6");
+        try {
+            endTheHoldersSession();
+
+            List<LocalCalls.Held> held = calls.inReview(10);
+            assertThat(held).as("found without its key being asked again").extracting(h -> h.ref().idempotencyKey())
+                    .containsExactly("k-6");
+            assertThat(calls.resolve(held.get(0).ref(), true, "{\"booking\":\"b-found\"}", "alice",
+                    "seen at the restaurant")).isTrue();
+            assertThat(calls.resolve(held.get(0).ref(), false, null, "bob", "late")).as("resolved once").isFalse();
+            assertThat(calls.inReview(10)).isEmpty();
+        } finally {
+            running.release.countDown();
+        }
+        running.outcome.get(10, TimeUnit.SECONDS);
+        CallOutcome resolved = calls.run("conv-6", "bookTable", "k-6", hash(2), key -> book(key));
+        assertThat(answered(resolved).result().get("booking").asString())
+                .as("the person's resolution stands; the runner's late answer does not replace it").isEqualTo("b-found");
+        assertThat(effects).hasValue(1);
+    }
+
+    /** A call of {@code key} whose method has had its effect and waits for {@code release} before it returns. */
+    private Blocked blockedInside(LocalCalls calls, String key) throws InterruptedException {
+        CountDownLatch inside = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        String conversation = "conv-" + key.substring(2);
+        CompletableFuture<CallOutcome> outcome = CompletableFuture.supplyAsync(() ->
+                calls.run(conversation, "bookTable", key, hash(2), k -> {
+                    String answer = book(k);
+                    inside.countDown();
+                    awaitLatch(release);
+                    return answer;
+                }));
+        assertThat(inside.await(10, TimeUnit.SECONDS)).isTrue();
+        return new Blocked(release, outcome);
+    }
+
+    private record Blocked(CountDownLatch release, CompletableFuture<CallOutcome> outcome) {
+    }
+
+    /** Ends the session that holds the call's advisory lock, as a killed process's would end. */
+    private void endTheHoldersSession() {
         int terminated = jdbc.queryForObject("SELECT count(pg_terminate_backend(pid)) FROM pg_locks "
                 + "WHERE locktype = 'advisory' AND granted AND database = " + THIS_DATABASE, Integer.class);
         assertThat(terminated).isEqualTo(1);
         await().atMost(Duration.ofSeconds(10)).until(() -> jdbc.queryForObject(
                 "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND database = " + THIS_DATABASE,
                 Integer.class) == 0);
-        CallOutcome afterDeath = calls.run("conv-5", "bookTable", "k-5", hash(2), key -> book(key));
-        assertThat(afterDeath).isEqualTo(new CallOutcome.Pending(afterDeath.ref(), "NEEDS_REVIEW"));
-        assertThat(effects).as("not run again").hasValue(1);
-
-        release.countDown();
-        assertThat(answered(running.get(10, TimeUnit.SECONDS)).committed())
-                .as("the holder still tells its own caller what the method answered").isTrue();
-        assertThat(calls.run("conv-5", "bookTable", "k-5", hash(2), key -> book(key)))
-                .as("its answer could not be written: still in review").isInstanceOf(CallOutcome.Pending.class);
-
-        List<LocalCalls.Held> held = calls.inReview(10);
-        assertThat(held).extracting(h -> h.ref().idempotencyKey()).containsExactly("k-5");
-        assertThat(calls.resolve(held.get(0).ref(), true, "{\"booking\":\"b-k-5\"}", "alice", "seen at the restaurant"))
-                .isTrue();
-        assertThat(calls.resolve(held.get(0).ref(), false, null, "bob", "late")).as("resolved once").isFalse();
-        CallOutcome resolved = calls.run("conv-5", "bookTable", "k-5", hash(2), key -> book(key));
-        assertThat(answered(resolved).committed()).isTrue();
-        assertThat(answered(resolved).result().get("booking").asString()).isEqualTo("b-k-5");
-        assertThat(effects).hasValue(1);
-        assertThat(calls.inReview(10)).isEmpty();
     }
 
     @Test

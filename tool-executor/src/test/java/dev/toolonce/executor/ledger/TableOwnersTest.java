@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
  * One home per table (docs/protocol.md §20): every INSERT, UPDATE or DELETE in the repository's main sources against
  * a table of the executor's or the agent's migrations comes from that table's owner — for the executor's tables one
  * store class, for the shared inbox and outbox the shared store in {@code ledger-jdbc}, for the agent's tables
- * {@code StepResults} (steps and their result log), {@code TaskStore} (tasks and their steps) and {@code LocalCalls}
+ * {@code StepResults} (steps and their result log), {@code TaskStore} (tasks and their steps) and {@code LocalCallStore}
  * (an application's own tool methods). Reads may come from anywhere (the demo, the bench and the chaos oracle verify by reading).
  */
 class TableOwnersTest {
@@ -44,7 +44,7 @@ class TableOwnersTest {
             Map.entry("step_result_log", AGENT + "results/StepResults.java"),
             Map.entry("agent_task", AGENT + "task/TaskStore.java"),
             Map.entry("agent_task_step", AGENT + "task/TaskStore.java"),
-            Map.entry("local_call", AGENT + "call/LocalCalls.java"));
+            Map.entry("local_call", AGENT + "call/LocalCallStore.java"));
 
     private static final Pattern WRITE = Pattern.compile(
             "\\b(?:insert\\s+into|update|delete\\s+from)\\s+(?:[\\w%$]+\\.)?(\\w+)", Pattern.CASE_INSENSITIVE);
