@@ -23,6 +23,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import dev.toolonce.executor.execution.Dispatcher;
 import dev.toolonce.executor.ledger.PausedToolStore;
+import dev.toolonce.executor.history.CallHistory;
 import dev.toolonce.executor.ledger.ReviewAuditStore;
 import dev.toolonce.executor.ledger.TaskHoldStore;
 import dev.toolonce.executor.adapter.AdapterRegistry;
@@ -228,6 +229,11 @@ public class ExecutorConfiguration {
     @Bean
     ReviewAuditStore reviewAuditStore(JdbcTemplate jdbc, ExecutorProperties p) {
         return new ReviewAuditStore(jdbc, p.schema());
+    }
+
+    @Bean
+    CallHistory callHistory(JdbcTemplate jdbc, ExecutorProperties p) {
+        return new CallHistory(jdbc, p.schema());
     }
 
     @Bean

@@ -1,0 +1,157 @@
+package dev.toolonce.system;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.toolonce.security.Role;
+import dev.toolonce.testsupport.TestTokens;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+
+/**
+ * Issue 23, operator API v1, calls: search and one call's history against the running executor, with its refusals
+ * (no credential, another tenant, a bad cursor, a bad filter) as RFC 9457 problem details.
+ */
+class CallHistoryApiIT {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+    private static Fixtures f;
+    private static String viewer;
+    private static String otherTenantsViewer;
+    private static Instant before;
+
+    @BeforeAll
+    static void calls() throws Exception {
+        f = new Fixtures(SystemStack.get());
+        f.clearFaults();
+        viewer = loaded(TestTokens.create("history-viewer", Role.VIEWER, f.tenant));
+        otherTenantsViewer = loaded(TestTokens.create("history-other", Role.VIEWER, "someone-else"));
+        before = Instant.now().minusSeconds(1);
+        for (String key : List.of("hist-1", "hist-2", "hist-3")) {
+            f.publish(f.payments(key, 700));
+        }
+        f.publish(f.tickets("other-1"));
+        await().atMost(Duration.ofSeconds(60)).until(() ->
+                get("/api/v1/calls?state=COMMITTED&tenant=" + f.tenant, viewer).path("items").size() == 4);
+    }
+
+    @AfterAll
+    static void close() {
+        f.close();
+    }
+
+    @Test
+    void callsAreFoundByWhatAnOperatorKnowsOfThemAPageAtATime() throws Exception {
+        JsonNode payments = get("/api/v1/calls?tool=payments&tenant=" + f.tenant, viewer);
+        // the intents went to different partitions, so the ledger's order is intake's, not the order they were sent
+        assertThat(keys(payments)).containsExactlyInAnyOrder("hist-3", "hist-2", "hist-1");
+        assertThat(ids(payments)).as("newest first").isSortedAccordingTo(java.util.Comparator.reverseOrder());
+        JsonNode first = payments.path("items").get(0);
+        String key = first.path("idempotencyKey").asString();
+        assertThat(first.path("scope").asString()).isEqualTo(f.tenant + "/payments/charge/" + key);
+        assertThat(first.path("state").asString()).isEqualTo("COMMITTED");
+        assertThat(first.path("taskId").asString()).isEqualTo("task-" + key);
+
+        assertThat(keys(get("/api/v1/calls?keyPrefix=hist-2&tenant=" + f.tenant, viewer))).containsExactly("hist-2");
+        assertThat(keys(get("/api/v1/calls?task=task-other-1&tenant=" + f.tenant, viewer))).containsExactly("other-1");
+        assertThat(keys(get("/api/v1/calls?tool=tickets&operation=create&tenant=" + f.tenant, viewer)))
+                .containsExactly("other-1");
+        assertThat(keys(get("/api/v1/calls?state=NEEDS_REVIEW&tenant=" + f.tenant, viewer))).isEmpty();
+        assertThat(keys(get("/api/v1/calls?since=" + before + "&tenant=" + f.tenant, viewer))).hasSize(4);
+        assertThat(keys(get("/api/v1/calls?until=" + before + "&tenant=" + f.tenant, viewer))).isEmpty();
+
+        JsonNode all = get("/api/v1/calls?tenant=" + f.tenant, viewer);
+        List<Long> paged = new ArrayList<>();
+        JsonNode page = get("/api/v1/calls?limit=3&tenant=" + f.tenant, viewer);
+        paged.addAll(ids(page));
+        assertThat(ids(page)).hasSize(3);
+        assertThat(page.path("nextCursor").isString()).as("more than one page").isTrue();
+        page = get("/api/v1/calls?limit=3&tenant=" + f.tenant + "&cursor=" + page.path("nextCursor").asString(), viewer);
+        paged.addAll(ids(page));
+        assertThat(page.path("nextCursor").isNull()).as("the last page").isTrue();
+        assertThat(paged).as("the pages, one after the other, are the whole result").isEqualTo(ids(all)).hasSize(4);
+    }
+
+    @Test
+    void oneCallShowsItsWholeHistory() throws Exception {
+        long id = get("/api/v1/calls?keyPrefix=hist-1&tenant=" + f.tenant, viewer).path("items").get(0).path("id")
+                .asLong();
+
+        JsonNode call = get("/api/v1/calls/" + id, viewer);
+
+        assertThat(call.path("scope").asString()).isEqualTo(f.tenant + "/payments/charge/hist-1");
+        assertThat(call.path("arguments").asString()).contains("\"amount\":700");
+        assertThat(call.path("externalObjectId").asString()).startsWith("ch_");
+        List<String> states = new ArrayList<>();
+        call.path("timeline").forEach(t -> states.add(t.path("toState").asString()));
+        assertThat(states).as("every transition, in order").containsSubsequence("STARTED", "COMMITTED");
+        assertThat(call.path("timeline").get(states.indexOf("STARTED")).path("fence").asLong()).isPositive();
+        assertThat(call.path("resolutions").isArray()).isTrue();
+        assertThat(call.path("waitingDuplicates").isArray()).isTrue();
+    }
+
+    @Test
+    void refusalsAreProblemDetailsAndAnotherTenantsCallIsAsIfMissing() throws Exception {
+        long id = get("/api/v1/calls?keyPrefix=hist-1&tenant=" + f.tenant, viewer).path("items").get(0).path("id")
+                .asLong();
+
+        assertThat(send("/api/v1/calls", null).statusCode()).isEqualTo(401);
+        assertThat(send("/api/v1/calls/" + id, null).statusCode()).isEqualTo(401);
+        assertThat(keys(get("/api/v1/calls?tenant=" + f.tenant, otherTenantsViewer))).isEmpty();
+        HttpResponse<String> hidden = send("/api/v1/calls/" + id, otherTenantsViewer);
+        HttpResponse<String> missing = send("/api/v1/calls/" + Long.MAX_VALUE, viewer);
+        assertThat(hidden.statusCode()).isEqualTo(404);
+        assertThat(missing.statusCode()).isEqualTo(404);
+        assertThat(hidden.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+        for (String bad : List.of("cursor=not-a-cursor", "state=DONE", "since=yesterday", "limit=0", "limit=501")) {
+            HttpResponse<String> r = send("/api/v1/calls?" + bad, viewer);
+            assertThat(r.statusCode()).as(bad + ": " + r.body()).isEqualTo(400);
+            assertThat(r.headers().firstValue("Content-Type")).as(bad).hasValue("application/problem+json");
+            assertThat(JSON.readTree(r.body()).path("detail").asString()).as(bad).isNotBlank();
+        }
+        assertThat(send("/api/v1/calls/not-a-number", viewer).statusCode()).isEqualTo(400);
+    }
+
+    private static List<Long> ids(JsonNode page) {
+        List<Long> out = new ArrayList<>();
+        page.path("items").forEach(i -> out.add(i.path("id").asLong()));
+        return out;
+    }
+
+    private static List<String> keys(JsonNode page) {
+        List<String> out = new ArrayList<>();
+        page.path("items").forEach(i -> out.add(i.path("idempotencyKey").asString()));
+        return out;
+    }
+
+    private static JsonNode get(String path, String bearer) throws Exception {
+        HttpResponse<String> r = send(path, bearer);
+        assertThat(r.statusCode()).as(path + ": " + r.body()).isEqualTo(200);
+        return JSON.readTree(r.body());
+    }
+
+    private static HttpResponse<String> send(String path, String bearer) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(f.stack.executorUrl + path)).GET();
+        if (bearer != null) {
+            b.header("Authorization", "Bearer " + bearer);
+        }
+        return HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** A token just added to the file counts within half a second. */
+    private static String loaded(String bearer) {
+        await().atMost(Duration.ofSeconds(10)).until(() -> send("/api/v1/calls?limit=1", bearer).statusCode() == 200);
+        return bearer;
+    }
+}
