@@ -20,8 +20,9 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 
 /**
- * Issue 23, operator API v1, calls: search and one call's history against the running executor, with its refusals
- * (no credential, another tenant, a bad cursor, a bad filter) as RFC 9457 problem details.
+ * Issue 23, operator API v1, calls: search, one call's history, the review queue and a resolution against the running
+ * executor, with their refusals (no credential, wrong role, another tenant, a bad cursor, a bad filter, no reason, a
+ * second resolution) as RFC 9457 problem details.
  */
 class CallHistoryApiIT {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -121,6 +122,67 @@ class CallHistoryApiIT {
             assertThat(JSON.readTree(r.body()).path("detail").asString()).as(bad).isNotBlank();
         }
         assertThat(send("/api/v1/calls/not-a-number", viewer).statusCode()).isEqualTo(400);
+    }
+
+    @Test
+    void aCallInReviewIsShownWithItsTimelineAndResolvedOnceWithAReason() throws Exception {
+        try (Fixtures g = new Fixtures(SystemStack.get())) {
+            String gViewer = loaded(TestTokens.create("review-viewer", Role.VIEWER, g.tenant));
+            String gOperator = loaded(TestTokens.create("review-operator", Role.OPERATOR, g.tenant));
+            String strangerOperator = loaded(TestTokens.create("review-stranger", Role.OPERATOR, "someone-else"));
+            g.faults("email", "{\"failNext\":1}"); // applied, then the response is lost; email has no lookup
+            g.publish(g.email("lost-mail"));
+            await().atMost(Duration.ofSeconds(60)).until(() ->
+                    keys(get("/api/v1/reviews?tenant=" + g.tenant, gViewer)).contains("lost-mail"));
+
+            JsonNode review = get("/api/v1/reviews?tenant=" + g.tenant, gViewer).path("items").get(0);
+            long id = review.path("id").asLong();
+            assertThat(review.path("errorCode").asString()).isEqualTo("OUTCOME_UNKNOWN");
+            List<String> details = new ArrayList<>();
+            review.path("timeline").forEach(t -> details.add(t.path("toState").asString() + " " + t.path("detail")));
+            assertThat(details).as("the evidence: how it got here").anySatisfy(d -> assertThat(d)
+                    .startsWith("NEEDS_REVIEW").contains("offers no lookup"));
+            String found = g.effect(g.tenant + ":lost-mail").path("externalObjectId").asString();
+            String commit = "{\"action\":\"commit\",\"externalId\":\"" + found + "\",\"reason\":\"in the mail log\"}";
+
+            assertThat(post("/api/v1/calls/" + id + "/resolution", commit, null).statusCode()).isEqualTo(401);
+            assertThat(post("/api/v1/calls/" + id + "/resolution", commit, gViewer).statusCode()).isEqualTo(403);
+            assertThat(post("/api/v1/calls/" + id + "/resolution", commit, strangerOperator).statusCode())
+                    .as("another tenant's call").isEqualTo(404);
+            HttpResponse<String> noReason = post("/api/v1/calls/" + id + "/resolution",
+                    "{\"action\":\"commit\",\"externalId\":\"" + found + "\"}", gOperator);
+            assertThat(noReason.statusCode()).isEqualTo(400);
+            assertThat(noReason.body()).contains("reason is required");
+            assertThat(post("/api/v1/calls/" + id + "/resolution", "{\"action\":\"undo\",\"reason\":\"x\"}",
+                    gOperator).statusCode()).isEqualTo(400);
+            assertThat(get("/api/v1/calls/" + id, gViewer).path("state").asString()).as("nothing moved yet")
+                    .isEqualTo("NEEDS_REVIEW");
+
+            HttpResponse<String> resolved = post("/api/v1/calls/" + id + "/resolution", commit, gOperator);
+            assertThat(resolved.statusCode()).as(resolved.body()).isEqualTo(200);
+            JsonNode call = JSON.readTree(resolved.body());
+            assertThat(call.path("state").asString()).isEqualTo("COMMITTED");
+            assertThat(call.path("externalObjectId").asString()).isEqualTo(found);
+            assertThat(call.path("resolutions")).singleElement().satisfies(r -> {
+                assertThat(r.path("operator").asString()).isEqualTo("review-operator");
+                assertThat(r.path("note").asString()).isEqualTo("in the mail log");
+            });
+            HttpResponse<String> again = post("/api/v1/calls/" + id + "/resolution", commit, gOperator);
+            assertThat(again.statusCode()).as("resolved once: " + again.body()).isBetween(400, 409);
+            assertThat(again.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+            assertThat(keys(get("/api/v1/reviews?tenant=" + g.tenant, gViewer))).isEmpty();
+            assertThat(g.effect(g.tenant + ":lost-mail").path("requests").asLong()).as("nothing sent again")
+                    .isEqualTo(1);
+        }
+    }
+
+    private static HttpResponse<String> post(String path, String json, String bearer) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(f.stack.executorUrl + path))
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json));
+        if (bearer != null) {
+            b.header("Authorization", "Bearer " + bearer);
+        }
+        return HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
     }
 
     private static List<Long> ids(JsonNode page) {

@@ -62,6 +62,14 @@ public final class CallHistory {
     private static final String RESOLUTIONS = """
             SELECT action, external_id, operator, note, fence, at FROM %s.review_audit WHERE call_id = :id ORDER BY id
             """;
+    private static final String TIMELINES = """
+            SELECT call_id, fence, from_state, to_state, detail, at FROM %s.tool_call_attempt
+             WHERE call_id = ANY(CAST(:ids AS bigint[])) ORDER BY call_id, id
+            """;
+    private static final String SCOPE = """
+            SELECT tenant_id, tool, operation, idempotency_key FROM %s.tool_call
+             WHERE id = :id AND (CAST(:tenants AS text[]) IS NULL OR tenant_id = ANY(CAST(:tenants AS text[])))
+            """;
     private static final String CURSOR_PREFIX = "c1:";
 
     private final NamedParameterJdbcTemplate jdbc;
@@ -70,6 +78,8 @@ public final class CallHistory {
     private final String timeline;
     private final String waiting;
     private final String resolutions;
+    private final String timelines;
+    private final String scope;
 
     public CallHistory(JdbcTemplate jdbc, String schema) {
         this.jdbc = new NamedParameterJdbcTemplate(jdbc);
@@ -79,6 +89,8 @@ public final class CallHistory {
         this.timeline = TIMELINE.formatted(s);
         this.waiting = WAITING.formatted(s);
         this.resolutions = RESOLUTIONS.formatted(s);
+        this.timelines = TIMELINES.formatted(s);
+        this.scope = SCOPE.formatted(s);
     }
 
     /**
@@ -118,6 +130,35 @@ public final class CallHistory {
         call.put("waitingDuplicates", jdbc.queryForList(waiting, p).stream().map(CallHistory::times).toList());
         call.put("resolutions", jdbc.queryForList(resolutions, p).stream().map(CallHistory::times).toList());
         return Optional.of(call);
+    }
+
+    /**
+     * A page of the calls in review, each with what an operator needs to decide: its facts and its whole timeline
+     * (lookups and their answers, late successes reported as evidence, the provider's error text), in one more query.
+     */
+    public Page inReview(String[] tenants, Filter f, String cursor, int limit) {
+        Page page = search(tenants, new Filter(f.tenant(), f.tool(), f.operation(), CallState.NEEDS_REVIEW, f.taskId(),
+                f.since(), f.until(), f.keyPrefix()), cursor, limit);
+        Long[] ids = page.items().stream().map(i -> (Long) i.get("id")).toArray(Long[]::new);
+        Map<Long, List<Map<String, Object>>> byCall = new LinkedHashMap<>();
+        for (Map<String, Object> row : jdbc.queryForList(timelines, new MapSqlParameterSource("ids", ids))) {
+            Map<String, Object> entry = times(row);
+            byCall.computeIfAbsent((Long) entry.remove("callId"), k -> new java.util.ArrayList<>()).add(entry);
+        }
+        List<Map<String, Object>> items = page.items().stream().map(i -> {
+            Map<String, Object> withTimeline = new LinkedHashMap<>(i);
+            withTimeline.put("timeline", byCall.getOrDefault((Long) i.get("id"), List.of()));
+            return withTimeline;
+        }).toList();
+        return new Page(items, page.nextCursor());
+    }
+
+    /** The record key of a call the caller may see; empty for another tenant's call, as for a missing one. */
+    public Optional<dev.toolonce.core.call.CallScope> scope(String[] tenants, long id) {
+        List<Map<String, Object>> rows = jdbc.queryForList(scope,
+                new MapSqlParameterSource().addValue("id", id).addValue("tenants", tenants));
+        return rows.stream().findFirst().map(r -> new dev.toolonce.core.call.CallScope((String) r.get("tenant_id"),
+                (String) r.get("tool"), (String) r.get("operation"), (String) r.get("idempotency_key")));
     }
 
     /** A row as the API shows it: camelCase names, times as ISO-8601 instants, the record key as {@code scope}. */
