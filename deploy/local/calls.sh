@@ -48,7 +48,8 @@ case "${1:-}" in
       case "$1" in --reason) [[ $# -ge 2 ]] || usage; reason=$2; shift 2 ;; *) usage ;; esac
     done
     [[ -n "$reason" ]] || { echo "--reason is required: say why this resolution is right" >&2; exit 2; }
+    external=null; [[ -n "$ext" ]] && external="$(json_str "$ext")"
     api POST "$URL/api/v1/calls/$(urlenc "$id")/resolution" \
-      "{\"action\":$(json_str "$action"),\"externalId\":$(json_str "$ext"),\"reason\":$(json_str "$reason")}" ;;
+      "{\"action\":$(json_str "$action"),\"externalId\":$external,\"reason\":$(json_str "$reason")}" ;;
   *) usage ;;
 esac
