@@ -176,6 +176,26 @@ class CallHistoryApiIT {
         }
     }
 
+    @Test
+    void theApiDescribesItselfAsOpenApiToAnyoneWithACredential() throws Exception {
+        assertThat(send("/api/v1/openapi", null).statusCode()).isEqualTo(401);
+
+        JsonNode doc = get("/api/v1/openapi", viewer);
+
+        assertThat(doc.path("openapi").asString()).startsWith("3.1");
+        List<String> paths = new ArrayList<>();
+        doc.path("paths").propertyNames().forEach(paths::add);
+        assertThat(paths).containsExactlyInAnyOrder("/api/v1/calls", "/api/v1/calls/{id}", "/api/v1/reviews",
+                "/api/v1/calls/{id}/resolution");
+        assertThat(doc.path("paths").path("/api/v1/calls/{id}/resolution").path("post").path("requestBody").toString())
+                .contains("Resolution");
+        List<String> params = new ArrayList<>();
+        doc.path("paths").path("/api/v1/calls").path("get").path("parameters")
+                .forEach(p -> params.add(p.path("name").asString()));
+        assertThat(params).contains("tenant", "tool", "operation", "state", "task", "since", "until", "keyPrefix",
+                "cursor", "limit");
+    }
+
     private static HttpResponse<String> post(String path, String json, String bearer) throws Exception {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(f.stack.executorUrl + path))
                 .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json));
