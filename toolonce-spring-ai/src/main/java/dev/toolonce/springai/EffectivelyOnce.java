@@ -73,9 +73,7 @@ public final class EffectivelyOnce implements ToolCallback {
     public String call(String toolInput, ToolContext toolContext) {
         TurnKeys turn = ToolOnceToolContext.turnOf(toolContext);
         if (turn == null) {
-            return "{\"status\":\"REJECTED\",\"error\":{\"code\":\"NO_TURN\",\"message\":\"the application did not pass "
-                    + "ToolOnceToolContext.turn(...) as the tool context of this ChatClient call; the tool was not "
-                    + "run\"}}";
+            return ToolOnceToolContext.noTurn("the tool was not run");
         }
         return calls.call(definition.name(), toolInput, turn, key -> method.call(toolInput, withKey(toolContext, key)));
     }

@@ -49,8 +49,7 @@ public final class ToolOnceToolCallback implements ToolCallback {
     public String call(String toolInput, ToolContext toolContext) {
         TurnKeys turn = ToolOnceToolContext.turnOf(toolContext);
         if (turn == null) {
-            return "{\"status\":\"REJECTED\",\"error\":{\"code\":\"NO_TURN\",\"message\":\"the application did not pass "
-                    + "ToolOnceToolContext.turn(...) as the tool context of this ChatClient call; nothing was sent\"}}";
+            return ToolOnceToolContext.noTurn("nothing was sent");
         }
         return calls.call(tool, toolInput, turn);
     }

@@ -1,6 +1,7 @@
 package dev.toolonce.springai;
 
 import dev.toolonce.agent.call.ConversationKeys;
+import dev.toolonce.agent.call.ModelCalls;
 import dev.toolonce.agent.call.TurnKeys;
 import java.util.Map;
 import org.springframework.ai.chat.model.ToolContext;
@@ -29,6 +30,15 @@ public final class ToolOnceToolContext {
     public static Map<String, Object> resume(String tenantId, String conversationId,
                                              Iterable<ConversationKeys.Call> answered) {
         return Map.of(TURN, TurnKeys.resume(tenantId, conversationId, answered));
+    }
+
+    /**
+     * What a ToolOnce tool answers when called without a turn: no key could survive a re-run, so nothing was done
+     * ({@code notDone} says what).
+     */
+    static String noTurn(String notDone) {
+        return ModelCalls.refusal("NO_TURN", "the application did not pass ToolOnceToolContext.turn(...) as the tool "
+                + "context of this ChatClient call; " + notDone);
     }
 
     /** The turn a tool context carries; null when it carries none. */

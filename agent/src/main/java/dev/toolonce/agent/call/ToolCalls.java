@@ -180,12 +180,12 @@ public final class ToolCalls implements AutoCloseable {
      * @throws IllegalArgumentException when no call was asked for under {@code ref}
      */
     public CompletableFuture<CallOutcome> await(CallRef ref) {
-        CompletableFuture<CallOutcome> future = expect(ref, false);
-        if (!future.isDone() && read(ref).isEmpty()) {
-            future.cancel(false);
+        Wait wait = register(ref);
+        if (settle(wait, ref, false).isEmpty()) {
+            wait.future.cancel(false);
             throw new IllegalArgumentException("no call was asked for as " + ref);
         }
-        return future;
+        return wait.future;
     }
 
     /**
@@ -196,10 +196,22 @@ public final class ToolCalls implements AutoCloseable {
      */
     public CompletableFuture<CallOutcome> expect(CallRef ref, boolean askedHere) {
         Wait wait = register(ref);
-        wait.published = askedHere;
-        read(ref).filter(Row::isFinal).ifPresent(row -> wait.future.complete(askedHere ? row.outcome(ref, codec)
-                : row.outcome(ref, codec).asReplayed()));
+        settle(wait, ref, askedHere);
         return wait.future;
+    }
+
+    /**
+     * Reads the call's row once, after its wait is registered (so an answer committed in between still wakes it):
+     * completes the wait when the row holds an answer.
+     *
+     * @return the row; empty when none exists yet
+     */
+    private Optional<Row> settle(Wait wait, CallRef ref, boolean askedHere) {
+        wait.published = askedHere;
+        Optional<Row> row = read(ref);
+        row.filter(Row::isFinal).ifPresent(r -> wait.future.complete(askedHere ? r.outcome(ref, codec)
+                : r.outcome(ref, codec).asReplayed()));
+        return row;
     }
 
     /** {@link #await(CallRef)}, waiting at most {@code wait}. */

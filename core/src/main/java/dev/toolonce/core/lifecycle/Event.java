@@ -65,7 +65,24 @@ public sealed interface Event {
     }
 
     /** What an operator decides about a call in review (docs/protocol.md §16). */
-    enum Action { COMMIT, RETRY, FAIL, COMPENSATE }
+    enum Action {
+        COMMIT, RETRY, FAIL, COMPENSATE;
+
+        /**
+         * An action as operators write it ({@code commit}, {@code retry}, {@code fail}, {@code compensate}; any case).
+         *
+         * @throws IllegalArgumentException naming the four, for anything else
+         */
+        public static Action of(String name) {
+            for (Action a : values()) {
+                if (a.name().equalsIgnoreCase(String.valueOf(name))) {
+                    return a;
+                }
+            }
+            throw new IllegalArgumentException("action must be one of commit, retry, fail, compensate (was " + name
+                    + ")");
+        }
+    }
 
     /**
      * An operator resolves a call in review.

@@ -1,10 +1,12 @@
 package dev.toolonce.executor.history;
 
+import dev.toolonce.core.call.CallScope;
 import dev.toolonce.core.call.CallState;
 import dev.toolonce.jdbc.SqlNames;
 import java.nio.charset.StandardCharsets;
 import java.sql.Timestamp;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -143,7 +145,7 @@ public final class CallHistory {
         Map<Long, List<Map<String, Object>>> byCall = new LinkedHashMap<>();
         for (Map<String, Object> row : jdbc.queryForList(timelines, new MapSqlParameterSource("ids", ids))) {
             Map<String, Object> entry = times(row);
-            byCall.computeIfAbsent((Long) entry.remove("callId"), k -> new java.util.ArrayList<>()).add(entry);
+            byCall.computeIfAbsent((Long) entry.remove("callId"), k -> new ArrayList<>()).add(entry);
         }
         List<Map<String, Object>> items = page.items().stream().map(i -> {
             Map<String, Object> withTimeline = new LinkedHashMap<>(i);
@@ -154,10 +156,10 @@ public final class CallHistory {
     }
 
     /** The record key of a call the caller may see; empty for another tenant's call, as for a missing one. */
-    public Optional<dev.toolonce.core.call.CallScope> scope(String[] tenants, long id) {
+    public Optional<CallScope> scope(String[] tenants, long id) {
         List<Map<String, Object>> rows = jdbc.queryForList(scope,
                 new MapSqlParameterSource().addValue("id", id).addValue("tenants", tenants));
-        return rows.stream().findFirst().map(r -> new dev.toolonce.core.call.CallScope((String) r.get("tenant_id"),
+        return rows.stream().findFirst().map(r -> new CallScope((String) r.get("tenant_id"),
                 (String) r.get("tool"), (String) r.get("operation"), (String) r.get("idempotency_key")));
     }
 
@@ -167,11 +169,7 @@ public final class CallHistory {
         out.put("id", row.get("id"));
         out.put("scope", row.get("tenant_id") + "/" + row.get("tool") + "/" + row.get("operation") + "/"
                 + row.get("idempotency_key"));
-        for (Map.Entry<String, Object> e : times(row).entrySet()) {
-            if (!e.getKey().equals("id")) {
-                out.put(e.getKey(), e.getValue());
-            }
-        }
+        out.putAll(times(row)); // "id" keeps its place first
         return out;
     }
 

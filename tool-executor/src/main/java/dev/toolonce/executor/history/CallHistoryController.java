@@ -87,7 +87,7 @@ public class CallHistoryController {
         if (r.reason() == null || r.reason().isBlank()) {
             throw new IllegalArgumentException("reason is required: say why this resolution is right");
         }
-        Event.Action action = action(r.action());
+        Event.Action action = Event.Action.of(r.action());
         String[] tenants = TenantScope.of(who).sqlFilter();
         CallScope scope = history.scope(tenants, id).orElseThrow(() -> new NoSuchElementException("no call " + id));
         reviews.resolve(scope, action, r.externalId(), who.getName(), r.reason());
@@ -103,14 +103,6 @@ public class CallHistoryController {
             return Long.parseLong(s);
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("a call's id is a number (was " + s + ")");
-        }
-    }
-
-    private static Event.Action action(String s) {
-        try {
-            return Event.Action.valueOf(String.valueOf(s).toUpperCase(java.util.Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("action must be one of commit, retry, fail, compensate (was " + s + ")");
         }
     }
 

@@ -59,7 +59,7 @@ public class ReviewController {
         if (!TenantScope.of(who).includes(scope.tenantId())) {
             throw new NoSuchElementException("no call for scope " + scope); // exactly what a missing call answers
         }
-        Event.Action action = Event.Action.valueOf(String.valueOf(r.action()).toUpperCase());
+        Event.Action action = Event.Action.of(r.action());
         return view(reviews.resolve(scope, action, r.externalId(), who.getName(), r.note()));
     }
 
