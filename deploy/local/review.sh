@@ -14,7 +14,7 @@ case "${1:-}" in
     if command -v jq >/dev/null; then jq -r '(["SCOPE","ERROR","ATTEMPTS","MESSAGE"] | @tsv),
         (.[] | [.scope, (.errorCode // "-"), .attempts, (.errorMessage // "-")] | @tsv)' <<<"$body" | column -t -s $'\t'
     else echo "$body"; fi ;;
-  audit) api GET "$URL/audit?limit=$(urlenc "${2:-100}")" ;;
+  audit) api GET "$URL/api/v1/audit?limit=$(urlenc "${2:-100}")" ;;
   resolve)
     [[ $# -ge 3 ]] || usage
     scope=$2 action=$3 ext="" note=""

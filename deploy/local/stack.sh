@@ -371,6 +371,7 @@ service_up() {
   KAFKA_BOOTSTRAP="127.0.0.1:$KAFKA_PORT" \
   SANDBOX_URL="http://127.0.0.1:$SANDBOX_PORT" \
   EXECUTOR_URL="http://127.0.0.1:$EXECUTOR_PORT" \
+  TOOLONCE_TASKS_URL="http://127.0.0.1:$CONSUMER_PORT" \
   TOOLONCE_GATEWAY_CATALOGUE_TOKEN="$( [[ $name == mcp-gateway ]] && cat "$GATEWAY_TOKEN" )" \
   SERVER_PORT="$port" \
     nohup java -Xms64m -Xmx256m -XX:+UseSerialGC -jar "$jar" --toolonce.security.tokens-file="$TOKENS" \
@@ -442,7 +443,8 @@ env_lines() {
   for name in "${SERVICES[@]}"; do
     alive "$name" "$(jar_of "$name")" || continue
     case $name in
-      sandbox-tools) var=SANDBOX_URL ;; tool-executor) var=EXECUTOR_URL ;;
+      sandbox-tools) var=SANDBOX_URL ;;
+      tool-executor) var=EXECUTOR_URL; echo "CONSOLE_URL=http://127.0.0.1:$(port_of "$name")/console/" ;;
       inbox-consumer) var=CONSUMER_URL ;; outbox-relay) var=RELAY_URL ;;
       mcp-gateway) echo "MCP_URL=http://127.0.0.1:$(port_of "$name")/mcp"; continue ;;
     esac

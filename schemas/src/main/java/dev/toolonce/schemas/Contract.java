@@ -10,6 +10,8 @@ public final class Contract {
     public static final String TASKS_TOPIC = "toolonce.agent-tasks";
     /** The relay's dead-letter topic, for outbox rows Kafka can never accept (docs/contract.md §11). */
     public static final String RELAY_DLQ_TOPIC = "toolonce.relay.dlq";
+    /** Task events the executor's task-hold consumer cannot read or store (docs/contract.md §11). */
+    public static final String TASKS_DLQ_TOPIC = "toolonce.agent-tasks.dlq";
 
     public static final String INTENT_TYPE = "dev.toolonce.tool-intent.v1";
     public static final String RESULT_TYPE = "dev.toolonce.tool-result.v1";
@@ -39,6 +41,11 @@ public final class Contract {
     public static final String DLQ_ORIGINAL_TIMESTAMP = "toolonce.original.timestamp";
     /** Relay DLQ only: the size of the value left out because it was too large for Kafka. */
     public static final String DLQ_ORIGINAL_VALUE_BYTES = "toolonce.original.value-bytes";
+    /**
+     * On a record an operator replayed from a dead-letter topic back to its own topic (docs/contract.md §11, added
+     * within v1): {@code <dlq topic>/<partition>/<offset>} of the dead letter it is a copy of.
+     */
+    public static final String REPLAYED_FROM = "toolonce.replayed-from";
 
     private Contract() {
     }

@@ -66,6 +66,8 @@ import org.springframework.security.web.firewall.StrictHttpFirewall;
 public class ToolOnceSecurityAutoConfiguration {
     private static final Logger log = LoggerFactory.getLogger(ToolOnceSecurityAutoConfiguration.class);
     /** The probes a load balancer or Kubernetes calls without a credential; they reveal no tenant's data. */
+    static final String CONTENT_SECURITY_POLICY = "default-src 'self'; img-src 'self' data:; "
+            + "frame-ancestors 'none'; form-action 'self'; base-uri 'none'; object-src 'none'";
     static final String[] PROBES = {"/ready", "/live", "/actuator/health", "/actuator/health/liveness",
             "/actuator/health/readiness"};
 
@@ -155,8 +157,11 @@ public class ToolOnceSecurityAutoConfiguration {
                     .formLogin(f -> f.disable())
                     .logout(l -> l.disable())
                     .requestCache(r -> r.disable())
+                    // a page's scripts run only from this origin, and no other site may frame it (clickjacking)
+                    .headers(h -> h.contentSecurityPolicy(c -> c.policyDirectives(CONTENT_SECURITY_POLICY)))
                     .authorizeHttpRequests(a -> a
                             .requestMatchers(HttpMethod.GET, PROBES).permitAll()
+                            .requestMatchers(HttpMethod.GET, p.publicAssets().toArray(String[]::new)).permitAll()
                             .requestMatchers("/error").permitAll() // the error page of a request already let through
                             .requestMatchers("/actuator/prometheus").hasRole(Role.SCRAPE.name())
                             .requestMatchers("/actuator/**").hasRole(Role.ADMIN.name())

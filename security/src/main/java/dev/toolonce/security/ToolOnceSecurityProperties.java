@@ -15,6 +15,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *                     to {@code /tasks/**} and secure the rest itself)
  * @param jwt          OAuth2/OIDC bearer JWTs, for production identities
  * @param maxBodyBytes the largest request body accepted (larger: 413)
+ * @param publicAssets GET paths served without a credential because they hold no data: a web page and its scripts
+ *                     (the executor's console), which then call the API with the operator's own token. Nothing by
+ *                     default.
  */
 @ConfigurationProperties("toolonce.security")
 public record ToolOnceSecurityProperties(
@@ -22,7 +25,8 @@ public record ToolOnceSecurityProperties(
         @DefaultValue({"localhost", "127.0.0.1", "::1", "[::1]"}) List<String> allowedHosts,
         @DefaultValue("/**") List<String> paths,
         @DefaultValue Jwt jwt,
-        @DefaultValue("65536") long maxBodyBytes) {
+        @DefaultValue("65536") long maxBodyBytes,
+        List<String> publicAssets) {
 
     public ToolOnceSecurityProperties {
         if (tokensFile != null && tokensFile.toString().isBlank()) {
@@ -30,6 +34,7 @@ public record ToolOnceSecurityProperties(
         }
         allowedHosts = List.copyOf(allowedHosts);
         paths = List.copyOf(paths);
+        publicAssets = publicAssets == null ? List.of() : List.copyOf(publicAssets);
         if (paths.isEmpty()) {
             throw new IllegalArgumentException("toolonce.security.paths must name at least one path pattern");
         }

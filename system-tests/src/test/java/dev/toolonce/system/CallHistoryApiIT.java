@@ -186,7 +186,9 @@ class CallHistoryApiIT {
         List<String> paths = new ArrayList<>();
         doc.path("paths").propertyNames().forEach(paths::add);
         assertThat(paths).containsExactlyInAnyOrder("/api/v1/calls", "/api/v1/calls/{id}", "/api/v1/reviews",
-                "/api/v1/calls/{id}/resolution");
+                "/api/v1/calls/{id}/resolution", "/api/v1/overview", "/api/v1/audit", "/api/v1/tools/paused",
+                "/api/v1/tools/{tool}/resume", "/api/v1/dead-letters", "/api/v1/dead-letters/{topic}",
+                "/api/v1/dead-letters/{topic}/{partition}/{offset}", "/api/v1/dead-letters/replay");
         assertThat(doc.path("paths").path("/api/v1/calls/{id}/resolution").path("post").path("requestBody").toString())
                 .contains("Resolution");
         List<String> params = new ArrayList<>();

@@ -132,6 +132,14 @@ final class Fixtures implements AutoCloseable {
         return id;
     }
 
+    /** Straight to the intents topic, signed by {@code signer} (a key the services may not hold). @return the message id */
+    String sendSigned(ToolIntent intent, SigningKey signer) throws Exception {
+        String id = UUID.randomUUID().toString();
+        sendSigned(Contract.INTENTS_TOPIC, intent.recordKey(),
+                codec.write(intent.withMessageId(id)).getBytes(StandardCharsets.UTF_8), id, signer);
+        return id;
+    }
+
     void sendRecord(Integer partition, String key, byte[] value, String ceId) throws Exception {
         send(Contract.INTENTS_TOPIC, partition, key, value, ceId);
     }

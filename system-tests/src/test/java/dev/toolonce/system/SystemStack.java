@@ -55,7 +55,9 @@ final class SystemStack {
         executorUrl = "http://127.0.0.1:" + executorPort;
         relayUrl = "http://127.0.0.1:" + relayPort;
         consumerUrl = "http://127.0.0.1:" + consumerPort;
-        env = Map.of("TOOLONCE_PG_URL", jdbcUrl, "KAFKA_BOOTSTRAP", infra.kafkaBootstrap(), "SANDBOX_URL", sandboxUrl);
+        // the executor's console reaches the agent side's task API (inbox-consumer) for its task pages
+        env = Map.of("TOOLONCE_PG_URL", jdbcUrl, "KAFKA_BOOTSTRAP", infra.kafkaBootstrap(), "SANDBOX_URL", sandboxUrl,
+                "TOOLONCE_TASKS_URL", consumerUrl);
         // Slot names are cluster-wide and outlive a test run in a reused cluster: give this run its own.
         String run = jdbcUrl.substring(jdbcUrl.lastIndexOf('/') + 1).replaceAll("[^a-z0-9_]", "_");
         relayArgs = List.of("--server.port=" + relayPort,

@@ -25,6 +25,9 @@ import dev.toolonce.executor.execution.Dispatcher;
 import dev.toolonce.executor.ledger.PausedToolStore;
 import dev.toolonce.executor.history.CallHistory;
 import dev.toolonce.executor.ledger.ReviewAuditStore;
+import dev.toolonce.executor.ledger.DeadLetterReplayStore;
+import dev.toolonce.executor.deadletter.DeadLetters;
+import dev.toolonce.executor.history.Overview;
 import dev.toolonce.executor.ledger.TaskHoldStore;
 import dev.toolonce.executor.adapter.AdapterRegistry;
 import dev.toolonce.executor.catalogue.ToolCatalogue;
@@ -58,6 +61,7 @@ import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.kafka.core.ConsumerFactory;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.kafka.listener.CommonErrorHandler;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -234,6 +238,22 @@ public class ExecutorConfiguration {
     @Bean
     CallHistory callHistory(JdbcTemplate jdbc, ExecutorProperties p) {
         return new CallHistory(jdbc, p.schema());
+    }
+
+    @Bean
+    Overview overview(JdbcTemplate jdbc, ExecutorProperties p, ExecutorStats stats) {
+        return new Overview(jdbc, p.schema(), stats);
+    }
+
+    @Bean
+    DeadLetterReplayStore deadLetterReplayStore(JdbcTemplate jdbc, ExecutorProperties p) {
+        return new DeadLetterReplayStore(jdbc, p.schema());
+    }
+
+    @Bean
+    DeadLetters deadLetters(ConsumerFactory<byte[], byte[]> consumers, KafkaTemplate<byte[], byte[]> kafka,
+                            DeadLetterReplayStore replays, OperatorProperties o) {
+        return new DeadLetters(consumers, kafka, replays, o.deadLetterTopics(), o.replayTopics());
     }
 
     @Bean

@@ -6,6 +6,7 @@ import dev.toolonce.core.lifecycle.Event;
 import dev.toolonce.executor.review.ReviewService;
 import dev.toolonce.security.TenantScope;
 import dev.toolonce.security.web.Limits;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.Arrays;
@@ -31,10 +32,25 @@ import org.springframework.web.bind.annotation.RestController;
 public class CallHistoryController {
     private final CallHistory history;
     private final ReviewService reviews;
+    private final Overview overview;
 
-    public CallHistoryController(CallHistory history, ReviewService reviews) {
+    public CallHistoryController(CallHistory history, ReviewService reviews, Overview overview) {
         this.history = history;
         this.reviews = reviews;
+        this.overview = overview;
+    }
+
+    /**
+     * The console's overview of the caller's tenants' calls in [since, until) (default: the last 24 hours): calls by
+     * state, transitions over time, recovery and compensation figures ({@link Overview}).
+     */
+    @GetMapping("/api/v1/overview")
+    @PreAuthorize("hasRole('VIEWER')")
+    public Map<String, Object> overview(@RequestParam(required = false) String since,
+                                        @RequestParam(required = false) String until, Authentication who) {
+        Instant to = until == null ? Instant.now() : instant("until", until);
+        Instant from = since == null ? to.minus(Duration.ofDays(1)) : instant("since", since);
+        return overview.of(TenantScope.of(who).sqlFilter(), from, to);
     }
 
     @GetMapping("/api/v1/calls")

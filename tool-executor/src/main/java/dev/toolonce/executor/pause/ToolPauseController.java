@@ -33,7 +33,7 @@ public class ToolPauseController {
         this.dispatcher = dispatcher;
     }
 
-    @GetMapping("/tools/paused")
+    @GetMapping({"/tools/paused", "/api/v1/tools/paused"})
     @PreAuthorize("hasRole('VIEWER')")
     public List<Map<String, Object>> paused(Authentication who) {
         return pauses.paused(TenantScope.of(who).sqlFilter());
@@ -44,7 +44,7 @@ public class ToolPauseController {
      * waiting calls are claimed again at once, unless a pause of every tenant still holds them. Idempotent; audited
      * under the principal.
      */
-    @PostMapping("/tools/{tool}/resume")
+    @PostMapping({"/tools/{tool}/resume", "/api/v1/tools/{tool}/resume"})
     @PreAuthorize("hasRole('ADMIN')")
     public Map<String, Object> resume(@PathVariable String tool,
                                       @RequestParam(defaultValue = PausedToolStore.EVERY_TENANT) String tenant,

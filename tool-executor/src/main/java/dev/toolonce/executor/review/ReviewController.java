@@ -7,6 +7,7 @@ import dev.toolonce.core.lifecycle.Event;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import dev.toolonce.executor.ledger.DeadLetterReplayStore;
 import dev.toolonce.executor.ledger.PausedToolStore;
 import dev.toolonce.executor.ledger.ReviewAuditStore;
 import dev.toolonce.security.TenantScope;
@@ -30,11 +31,14 @@ public class ReviewController {
     private final ReviewService reviews;
     private final ReviewAuditStore audit;
     private final PausedToolStore pauses;
+    private final DeadLetterReplayStore replays;
 
-    public ReviewController(ReviewService reviews, ReviewAuditStore audit, PausedToolStore pauses) {
+    public ReviewController(ReviewService reviews, ReviewAuditStore audit, PausedToolStore pauses,
+                            DeadLetterReplayStore replays) {
         this.reviews = reviews;
         this.audit = audit;
         this.pauses = pauses;
+        this.replays = replays;
     }
 
     /**
@@ -63,14 +67,19 @@ public class ReviewController {
         return view(reviews.resolve(scope, action, r.externalId(), who.getName(), r.note()));
     }
 
-    /** Who resolved which call, and who resumed which tool: newest first, the caller's tenants only. */
-    @GetMapping("/audit")
+    /**
+     * Who resolved which call, who resumed which tool and who replayed which dead letter: newest first, the caller's
+     * tenants only.
+     */
+    @GetMapping({"/audit", "/api/v1/audit"})
     @PreAuthorize("hasRole('VIEWER')")
     public Map<String, Object> audit(@RequestParam(defaultValue = "100") int limit, Authentication who) {
+        String[] tenants = TenantScope.of(who).sqlFilter();
         Map<String, Object> m = new LinkedHashMap<>();
-        m.put("resolutions", audit.list(TenantScope.of(who).sqlFilter(), Limits.page(limit)));
+        m.put("resolutions", audit.list(tenants, Limits.page(limit)));
         // the resumes of the caller's tenants' pauses, and of the pauses of every tenant ('*'), which held theirs too
-        m.put("toolResumes", pauses.resumes(TenantScope.of(who).sqlFilter(), Limits.page(limit)));
+        m.put("toolResumes", pauses.resumes(tenants, Limits.page(limit)));
+        m.put("deadLetterReplays", replays.list(tenants, Limits.page(limit)));
         return m;
     }
 

@@ -38,6 +38,7 @@ class TableOwnersTest {
             Map.entry("paused_tool", EXECUTOR + "PausedToolStore.java"),
             Map.entry("tool_resume_audit", EXECUTOR + "PausedToolStore.java"),
             Map.entry("task_hold", EXECUTOR + "TaskHoldStore.java"),
+            Map.entry("dead_letter_replay", EXECUTOR + "DeadLetterReplayStore.java"),
             Map.entry("inbox_message", SHARED + "InboxStore.java"),
             Map.entry("outbox_event", SHARED + "OutboxStore.java"),
             Map.entry("agent_step", AGENT + "results/StepResults.java"),

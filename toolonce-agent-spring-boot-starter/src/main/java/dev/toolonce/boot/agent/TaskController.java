@@ -1,5 +1,6 @@
 package dev.toolonce.boot.agent;
 
+import dev.toolonce.agent.task.Step;
 import dev.toolonce.agent.task.Task;
 import dev.toolonce.agent.task.TaskEngine;
 import dev.toolonce.agent.task.TaskEvents;
@@ -18,9 +19,12 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The task API behind {@code ./toolonce tasks …} (docs/agent-tasks.md, docs/security.md): tasks with their steps,
+ * The task API behind {@code ./toolonce tasks …} and the console's task pages, at {@code /api/v1/tasks…} (operator
+ * API v1; the unversioned {@code /tasks…} paths answer the same) (docs/agent-tasks.md, docs/security.md): tasks with their steps,
  * states, keys, external ids, compensations and timings for viewers; approvals, argument changes and resumes for
  * operators. Every request is scoped to the principal's tenants ({@link TenantScope}): another tenant's task is 404,
  * never listed. A task is known by tenant and id: {@code ?tenant=T} names the tenant; without it, the one task of that
@@ -30,6 +34,7 @@ import tools.jackson.databind.JsonNode;
  */
 @RestController
 public class TaskController {
+    private static final JsonMapper JSON = JsonMapper.builder().build();
     private final TaskEngine tasks;
 
     public TaskController(TaskEngine tasks) {
@@ -43,21 +48,20 @@ public class TaskController {
     public record Approval(String idempotencyKey) {
     }
 
-    @GetMapping("/tasks")
+    @GetMapping({"/tasks", "/api/v1/tasks"})
     @PreAuthorize("hasRole('VIEWER')")
     public List<JsonNode> list(@RequestParam(defaultValue = "50") int limit, Authentication who) {
-        return tasks.list(TenantScope.of(who).sqlFilter(), Limits.page(limit)).stream()
-                .map(t -> (JsonNode) TaskEvents.view(t, tasks.steps(t.tenantId(), t.taskId()))).toList();
+        return tasks.list(TenantScope.of(who).sqlFilter(), Limits.page(limit)).stream().map(this::view).toList();
     }
 
-    @GetMapping("/tasks/{taskId}")
+    @GetMapping({"/tasks/{taskId}", "/api/v1/tasks/{taskId}"})
     @PreAuthorize("hasRole('VIEWER')")
     public JsonNode show(@PathVariable String taskId, @RequestParam(required = false) String tenant,
                          Authentication who) {
         return view(visible(taskId, tenant, who));
     }
 
-    @PostMapping("/tasks/{taskId}/steps/{stepId}/approve")
+    @PostMapping({"/tasks/{taskId}/steps/{stepId}/approve", "/api/v1/tasks/{taskId}/steps/{stepId}/approve"})
     @PreAuthorize("hasRole('OPERATOR')")
     public JsonNode approve(@PathVariable String taskId, @PathVariable String stepId,
                             @RequestParam(required = false) String tenant, @RequestBody Approval a, Authentication who) {
@@ -69,7 +73,8 @@ public class TaskController {
         return view(tasks.approve(t.tenantId(), taskId, stepId, who.getName(), a.idempotencyKey()));
     }
 
-    @PostMapping("/tasks/{taskId}/steps/{stepId}/arguments")
+    @PostMapping({"/tasks/{taskId}/steps/{stepId}/arguments",
+            "/api/v1/tasks/{taskId}/steps/{stepId}/arguments"})
     @PreAuthorize("hasRole('OPERATOR')")
     public JsonNode changeArguments(@PathVariable String taskId, @PathVariable String stepId,
                                     @RequestParam(required = false) String tenant, @RequestBody JsonNode args,
@@ -78,7 +83,7 @@ public class TaskController {
         return view(tasks.changeArguments(t.tenantId(), taskId, stepId, args));
     }
 
-    @PostMapping("/tasks/{taskId}/resume")
+    @PostMapping({"/tasks/{taskId}/resume", "/api/v1/tasks/{taskId}/resume"})
     @PreAuthorize("hasRole('OPERATOR')")
     public Map<String, Object> resume(@PathVariable String taskId, @RequestParam(required = false) String tenant,
                                       Authentication who) {
@@ -109,7 +114,13 @@ public class TaskController {
         return found.get(0);
     }
 
+    /** The task as its events show it, and each step's arguments, which the events do not carry. */
     private JsonNode view(Task t) {
-        return TaskEvents.view(t, tasks.steps(t.tenantId(), t.taskId()));
+        List<Step> steps = tasks.steps(t.tenantId(), t.taskId());
+        ObjectNode v = TaskEvents.view(t, steps);
+        for (int i = 0; i < steps.size(); i++) {
+            ((ObjectNode) v.get("steps").get(i)).set("arguments", JSON.readTree(steps.get(i).argumentsJson()));
+        }
+        return v;
     }
 }

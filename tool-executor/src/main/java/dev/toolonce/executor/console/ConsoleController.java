@@ -1,0 +1,105 @@
+package dev.toolonce.executor.console;
+
+import dev.toolonce.executor.config.OperatorProperties;
+import jakarta.servlet.http.HttpServletRequest;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.regex.Pattern;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.security.access.prepost.PreAuthorize;
+import org.springframework.stereotype.Controller;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.ResponseBody;
+
+/**
+ * The operator console (issue 23; docs/operations.md §4): a page and its scripts under {@code /console/} (static
+ * resources, served without a credential: they hold no data), which call API v1 with the token the operator gives.
+ * Tasks live on the agent side, so the console's task pages reach the agent's task API through
+ * {@code /console/tasks-api/…}: the request goes on to {@code toolonce.operator.tasks-url} with the operator's own
+ * {@code Authorization}, and the agent decides, as it would for the CLI. This executor adds no authority of its own
+ * (the request is forwarded only for a principal it authenticated, and only to the configured URL's
+ * {@code /api/v1/tasks} paths).
+ */
+@Controller
+public class ConsoleController {
+    private static final Pattern TASK_PATH = Pattern.compile("tasks(/[A-Za-z0-9._~%!$&'()*+,;=:@-]+)*");
+    private static final Duration TIMEOUT = Duration.ofSeconds(10);
+    private final URI tasksUrl;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
+
+    public ConsoleController(OperatorProperties p) {
+        this.tasksUrl = p.tasksUrl();
+    }
+
+    @GetMapping("/console")
+    public String console() {
+        return "redirect:/console/";
+    }
+
+    @GetMapping("/console/")
+    public String index() {
+        return "forward:/console/index.html";
+    }
+
+    /** The agent's task API, for the console: {@code /console/tasks-api/tasks…} → {@code <tasks-url>/api/v1/tasks…}. */
+    @GetMapping("/console/tasks-api/**")
+    @PreAuthorize("hasRole('VIEWER')")
+    @ResponseBody
+    public ResponseEntity<byte[]> readTasks(HttpServletRequest request) throws IOException {
+        return forward(request, null);
+    }
+
+    /**
+     * A change of a task (approve, change arguments, resume), forwarded as the operator asked it: the agent checks the
+     * role and tenant again; this executor refuses a viewer first, as it would any state change.
+     */
+    @PostMapping("/console/tasks-api/**")
+    @PreAuthorize("hasRole('OPERATOR')")
+    @ResponseBody
+    public ResponseEntity<byte[]> changeTask(HttpServletRequest request, @RequestBody(required = false) byte[] body)
+            throws IOException {
+        return forward(request, body == null ? new byte[0] : body);
+    }
+
+    private ResponseEntity<byte[]> forward(HttpServletRequest request, byte[] body) throws IOException {
+        if (tasksUrl == null) {
+            throw new IllegalStateException("this executor knows no task API: set toolonce.operator.tasks-url "
+                    + "(TOOLONCE_TASKS_URL) to the agent side's URL");
+        }
+        String path = request.getRequestURI().substring("/console/tasks-api/".length());
+        if (!TASK_PATH.matcher(path).matches() || path.contains("/../") || path.endsWith("/..")) {
+            throw new IllegalArgumentException("not a task API path: " + path);
+        }
+        String query = request.getQueryString() == null ? "" : "?" + request.getQueryString();
+        HttpRequest.Builder out = HttpRequest.newBuilder(URI.create(tasksUrl.toString().replaceAll("/+$", "")
+                + "/api/v1/" + path + query)).timeout(TIMEOUT);
+        String auth = request.getHeader(HttpHeaders.AUTHORIZATION);
+        if (auth != null) {
+            out.header(HttpHeaders.AUTHORIZATION, auth);
+        }
+        if (body != null) {
+            out.header(HttpHeaders.CONTENT_TYPE, "application/json").POST(HttpRequest.BodyPublishers.ofByteArray(body));
+        }
+        try {
+            HttpResponse<byte[]> r = http.send(out.build(), HttpResponse.BodyHandlers.ofByteArray());
+            return ResponseEntity.status(r.statusCode())
+                    .header(HttpHeaders.CONTENT_TYPE, r.headers().firstValue(HttpHeaders.CONTENT_TYPE)
+                            .orElse("application/json")).body(r.body());
+        } catch (IOException e) {
+            return ResponseEntity.status(HttpStatus.BAD_GATEWAY).header(HttpHeaders.CONTENT_TYPE,
+                    "application/problem+json").body(("{\"title\":\"Bad Gateway\",\"status\":502,\"detail\":\"the task "
+                    + "API at the configured URL did not answer\"}").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+}
