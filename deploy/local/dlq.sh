@@ -32,6 +32,9 @@ case "${1:-}" in
         *) [[ -z "$topic" ]] || usage; topic=$1; shift ;;
       esac
     done
+    if [[ -z "$topic" && -n "$query" ]]; then
+      echo "--code, --limit and --cursor list one topic: name it (./toolonce dlq list shows them)" >&2; exit 2
+    fi
     if [[ -z "$topic" ]]; then
       body="$(api GET "$URL/api/v1/dead-letters")"
       if [[ $want_json == 1 ]] || ! command -v jq >/dev/null; then echo "$body"; exit 0; fi
@@ -46,9 +49,15 @@ case "${1:-}" in
       <<<"$body" | column -t -s $'\t'
     jq -r 'if .nextCursor then "more: --cursor \(.nextCursor)" else empty end' <<<"$body" ;;
   show)
-    [[ $# -ge 2 ]] || usage
-    body="$(api GET "$URL/api/v1/dead-letters/$(letter_path "$2")")"
-    if [[ "${3:-}" == --json ]] || ! command -v jq >/dev/null; then echo "$body"; exit 0; fi
+    shift
+    id=""
+    while [[ $# -gt 0 ]]; do
+      case "$1" in --json) want_json=1; shift ;; --*) usage ;; *) [[ -z "$id" ]] || usage; id=$1; shift ;; esac
+    done
+    [[ -n "$id" ]] || usage
+    path="$(letter_path "$id")" # on its own line: a bad id stops here (exit 2), before any request
+    body="$(api GET "$URL/api/v1/dead-letters/$path")"
+    if [[ $want_json == 1 ]] || ! command -v jq >/dev/null; then echo "$body"; exit 0; fi
     jq -r '"\(.id)  \(.errorCode // "-"): \(.errorMessage // "")",
         "  tenant \(.tenantId // "none")  message \(.messageId // "-")  from \(.originalTopic // "-") \(.originalPartition // "-")/\(.originalOffset // "-")",
         (.headers | to_entries[] | "  header \(.key): \(.value // "")"),

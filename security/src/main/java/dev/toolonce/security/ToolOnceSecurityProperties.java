@@ -18,6 +18,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param publicAssets GET paths served without a credential because they hold no data: a web page and its scripts
  *                     (the executor's console), which then call the API with the operator's own token. Nothing by
  *                     default.
+ * @param contentSecurityPolicy the {@code Content-Security-Policy} header of every response, for a service that
+ *                     serves a page (the executor's console); none by default, so that an application on the starter
+ *                     keeps its own pages' policy
  */
 @ConfigurationProperties("toolonce.security")
 public record ToolOnceSecurityProperties(
@@ -26,7 +29,8 @@ public record ToolOnceSecurityProperties(
         @DefaultValue("/**") List<String> paths,
         @DefaultValue Jwt jwt,
         @DefaultValue("65536") long maxBodyBytes,
-        List<String> publicAssets) {
+        List<String> publicAssets,
+        String contentSecurityPolicy) {
 
     public ToolOnceSecurityProperties {
         if (tokensFile != null && tokensFile.toString().isBlank()) {

@@ -47,7 +47,8 @@ import tools.jackson.databind.node.ObjectNode;
  * Issue 23: the operator console in a real headless Chromium (Debian's {@code chromium} and {@code chromium-driver},
  * driven by Selenium) against the running services. An operator signs in with a token, finds a call left in review by
  * a lost response, opens its timeline, resolves it (after cancelling once: nothing changes without a confirmation) and
- * sees the agent's step move; approves a step of a saga held for approval and sees it take effect once; replays a dead
+ * sees the agent's step move; corrects the arguments of a saga's step held for approval (an approval of the old ones is
+ * then refused as stale), approves it and sees it take effect once; replays a dead
  * letter whose cause was fixed and sees it answered once. Each screen is saved as a screenshot under
  * {@code target/console-screenshots/}.
  */
@@ -64,6 +65,12 @@ class ConsoleBrowserIT {
         f = new Fixtures(SystemStack.get());
         f.clearFaults();
         operator = TestTokens.create("console-operator", Role.OPERATOR, f.tenant);
+        for (String base : List.of(f.stack.executorUrl, f.stack.consumerUrl)) { // both have read the token file
+            await().atMost(WAIT).until(() -> java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest
+                    .newBuilder(java.net.URI.create(base + "/api/v1/no-such-path"))
+                    .header("Authorization", "Bearer " + operator).build(),
+                    java.net.http.HttpResponse.BodyHandlers.discarding()).statusCode() != 401);
+        }
         DataSource ds = TestStack.pooled(f.stack.jdbcUrl);
         JdbcTemplate jdbc = new JdbcTemplate(ds);
         tasks = new TaskEngine(new TaskStore(jdbc, "agent"),
@@ -118,11 +125,13 @@ class ConsoleBrowserIT {
         type(By.id("search-tenant"), f.tenant);
         new Select(browser.findElement(By.id("search-state"))).selectByValue("NEEDS_REVIEW");
         browser.findElement(By.id("search")).click();
+        await().atMost(WAIT).until(() -> browser.getCurrentUrl().contains("state=NEEDS_REVIEW"));
+        screen("calls");
         WebElement row = await().atMost(WAIT).until(() -> browser.findElements(By.cssSelector("#calls tbody tr")),
                 rows -> rows.size() == 1).get(0);
         shot("04-call-search");
         row.findElement(By.tagName("a")).click();
-        screen("calls");
+        screen("call");
         assertThat(text(By.id("call-state"))).isEqualTo("NEEDS_REVIEW");
         assertThat(text(By.id("timeline"))).contains("STARTED").contains("NEEDS_REVIEW").contains("offers no lookup");
         shot("05-call-timeline");
@@ -150,10 +159,10 @@ class ConsoleBrowserIT {
 
         // ---- the agent's step moves: the task's page shows the step committed and the task succeeded
         browser.findElement(By.id("open-task")).click();
-        screen("tasks");
+        screen("task");
         await().atMost(WAIT).until(() -> {
             browser.navigate().refresh();
-            screen("tasks");
+            screen("task");
             return text(By.id("task-state")).equals("SUCCEEDED");
         });
         assertThat(text(By.cssSelector("[data-step=notify] .state"))).isEqualTo("COMMITTED");
@@ -161,32 +170,56 @@ class ConsoleBrowserIT {
         assertThat(f.effect(f.tenant + ":" + lostTask + ":notify").path("requests").asLong()).as("sent once")
                 .isEqualTo(1);
 
-        // ---- approve the held charge, exactly as shown
+        // ---- the held charge: its amount corrected (a new key), a stale approval refused, then approved as shown
         browser.get(f.stack.executorUrl + "/console/#/tasks/" + heldTask + "?tenant=" + f.tenant);
-        screen("tasks");
+        screen("task");
         assertThat(text(By.cssSelector("[data-step=charge] .state"))).isEqualTo("AWAITING_APPROVAL");
         shot("09-task-awaiting-approval");
+        browser.findElement(By.cssSelector("button[data-edit=charge]")).click();
+        WebElement edit = browser.findElement(By.id("edit-arguments"));
+        edit.clear();
+        edit.sendKeys("{\"opId\": \"" + f.tenant + ":" + heldTask + ":charge\", \"amount\": 995, \"currency\": \"EUR\"}");
+        browser.findElement(By.id("confirm-ok")).click();
+        await().atMost(WAIT).until(() -> text(By.id("flash")).contains("has new arguments"));
+        String newKey = f.tenant + ":" + heldTask + ":charge:2";
+        await().atMost(WAIT).until(() -> {
+            screen("task");
+            return text(By.id("steps")).contains("\"amount\": 995") || text(By.tagName("main")).contains(newKey);
+        });
+        java.net.http.HttpResponse<String> stale = java.net.http.HttpClient.newHttpClient().send(
+                java.net.http.HttpRequest.newBuilder(java.net.URI.create(f.stack.executorUrl + "/console/tasks-api/tasks/"
+                        + heldTask + "/steps/charge/approve?tenant=" + f.tenant))
+                        .header("Authorization", "Bearer " + operator).header("Content-Type", "application/json")
+                        .POST(java.net.http.HttpRequest.BodyPublishers.ofString(
+                                "{\"idempotencyKey\":\"" + key(heldTask, "charge") + "\"}")).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(stale.statusCode()).as("an approval of the arguments shown before the change: " + stale.body())
+                .isEqualTo(409);
         browser.findElement(By.cssSelector("button[data-approve=charge]")).click();
-        assertThat(text(By.id("confirm-body"))).contains("\"amount\": 990").contains(key(heldTask, "charge"));
+        assertThat(text(By.id("confirm-body"))).contains("\"amount\": 995").contains(newKey);
         shot("10-approve-confirmation");
         browser.findElement(By.id("confirm-ok")).click();
         await().atMost(WAIT).until(() -> {
             browser.navigate().refresh();
-            screen("tasks");
+            screen("task");
             return text(By.id("task-state")).equals("SUCCEEDED");
         });
         assertThat(text(By.cssSelector("[data-step=charge]"))).contains("approved by console-operator");
         shot("11-task-approved");
         assertThat(f.charges(f.tenant + ":" + heldTask + ":charge")).as("charged once").isEqualTo(1);
+        assertThat(f.row("SELECT arguments FROM executor.tool_call WHERE tenant_id = ? AND idempotency_key = ?",
+                f.tenant, newKey).get("arguments")).as("the call made has the corrected amount").contains("995");
+        assertThat(callState("payments", "charge", key(heldTask, "charge"))).as("nothing was asked with the old key")
+                .isNull();
 
         // ---- the dead letter: its cause fixed (the key installed, a fresh intent proves it), replayed from the console
         TestKeys.add(late);
         provenHeld(late, "console-probe");
         browser.findElement(By.cssSelector("nav a[data-nav=dead-letters]")).click();
-        screen("dead-letters");
+        screen("deadLetters");
         shot("12-dead-letter-topics");
         browser.findElement(By.linkText(Contract.INTENTS_DLQ_TOPIC)).click();
-        screen("dead-letters");
+        screen("deadLetterTopic");
         WebElement letter = await().atMost(WAIT).until(() -> {
             List<WebElement> mine = browser.findElements(By.xpath("//table[@id='dead-letters']//tr[td[contains(., '"
                     + deadMessage + "')]]"));
@@ -196,6 +229,7 @@ class ConsoleBrowserIT {
             return mine.isEmpty() ? null : mine.get(0);
         }, java.util.Objects::nonNull);
         assertThat(letter.getText()).contains("UNKNOWN_SIGNING_KEY");
+        String letterId = letter.findElement(By.tagName("a")).getText();
         letter.findElement(By.cssSelector("input[type=checkbox]")).click();
         browser.findElement(By.id("replay")).click();
         type(By.id("replay-reason"), "the agent's new key is installed");
@@ -203,13 +237,8 @@ class ConsoleBrowserIT {
         browser.findElement(By.id("confirm-ok")).click();
         await().atMost(WAIT).until(() -> text(By.id("flash")).contains("1 replayed"));
         await().atMost(WAIT).until(() -> f.charges(f.tenant + ":console-dead") == 1);
-        // the list is loaded again after the replay: the dead letter is still there (a replay sends a copy)
-        By mine = By.xpath("//table[@id='dead-letters']//tr[td[contains(., '" + deadMessage + "')]]//a");
-        await().atMost(WAIT).ignoreExceptions().until(() -> {
-            browser.findElement(mine).click();
-            return true;
-        });
-        screen("dead-letter");
+        browser.get(f.stack.executorUrl + "/console/#/dead-letter/" + letterId);
+        screen("deadLetter");
         assertThat(text(By.id("replays"))).contains("console-operator").contains("the agent's new key is installed");
         assertThat(text(By.id("value"))).contains("\"amount\":4300");
         shot("14-dead-letter-replayed");
@@ -272,7 +301,8 @@ class ConsoleBrowserIT {
     }
 
     private static void type(By by, String text) {
-        WebElement e = browser.findElement(by);
+        // the page's script renders what it shows: wait for the field rather than assume it is there yet
+        WebElement e = await().atMost(WAIT).until(() -> browser.findElements(by), l -> !l.isEmpty()).get(0);
         e.clear();
         e.sendKeys(text);
     }

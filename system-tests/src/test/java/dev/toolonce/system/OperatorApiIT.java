@@ -73,7 +73,8 @@ class OperatorApiIT {
         assertThat(shown.path("headers").path(Contract.SIGNATURE).asString()).startsWith("v1:" + late.kid() + ":");
         assertThat(shown.path("value").path("encoding").asString()).isEqualTo("utf-8");
         assertThat(shown.path("value").path("text").asString()).contains("\"amount\":4200");
-        assertThat(shown.path("replays").isEmpty()).isTrue();
+        assertThat(shown.path("replays").isArray()).isTrue();
+        assertThat(shown.path("replays")).isEmpty();
         assertThat(send("GET", "/api/v1/dead-letters/" + path(id), strangerOperator, null).statusCode())
                 .as("another tenant's dead letter is answered as a missing one").isEqualTo(404);
         assertThat(send("GET", "/api/v1/dead-letters/" + path(DLQ + "/0/999999999"), viewer, null).statusCode())
@@ -120,8 +121,9 @@ class OperatorApiIT {
         get("/api/v1/audit", viewer).path("deadLetterReplays").forEach(r -> audited.add(
                 r.path("dlq_topic").asString() + "/" + r.path("dlq_partition").asInt() + "/" + r.path("dlq_offset").asLong()));
         assertThat(audited).containsExactly(id, id);
-        assertThat(get("/api/v1/audit", strangerOperator).path("deadLetterReplays").isEmpty())
-                .as("another tenant's replays are not in its audit").isTrue();
+        JsonNode strangers = get("/api/v1/audit", strangerOperator).path("deadLetterReplays");
+        assertThat(strangers.isArray()).isTrue();
+        assertThat(strangers).as("another tenant's replays are not in its audit").isEmpty();
     }
 
     @Test
@@ -131,38 +133,113 @@ class OperatorApiIT {
         String admin = loaded(TestTokens.admin());
         JsonNode letter = await().atMost(Duration.ofSeconds(60)).until(() -> find(admin, ceId), Optional::isPresent)
                 .orElseThrow();
+        String id = letter.path("id").asString();
         assertThat(letter.path("errorCode").asString()).isEqualTo("MALFORMED_JSON");
         assertThat(letter.path("tenantId").isNull()).isTrue();
         assertThat(find(viewer, ceId)).as("no tenant: not a tenant's to see").isEmpty();
-        assertThat(send("GET", "/api/v1/dead-letters/" + path(letter.path("id").asString()), viewer, null).statusCode())
-                .isEqualTo(404);
+        assertThat(send("GET", "/api/v1/dead-letters/" + path(id), viewer, null).statusCode()).isEqualTo(404);
+        assertThat(replay(operator, id).path("results").get(0).path("status").asInt())
+                .as("nor a tenant's to replay").isEqualTo(404);
+
+        // dead letters that name a topic no dead letter goes back to, or whose value was left out, or too old
+        String now = Long.toString(System.currentTimeMillis());
+        String month = Long.toString(System.currentTimeMillis() - Duration.ofDays(30).toMillis());
+        String toADlq = deadLetter(Contract.INTENTS_DLQ_TOPIC, Contract.RESULTS_DLQ_TOPIC, now, null);
+        String withoutValue = deadLetter(Contract.RELAY_DLQ_TOPIC, Contract.INTENTS_TOPIC, null, "300000");
+        String tooOld = deadLetter(Contract.INTENTS_DLQ_TOPIC, Contract.INTENTS_TOPIC, month, null);
+        for (String refused : List.of(toADlq, withoutValue, tooOld)) {
+            JsonNode r = replay(operator, refused).path("results").get(0);
+            assertThat(r.path("status").asInt()).as(refused + ": " + r).isEqualTo(409);
+        }
+        assertThat(replay(operator, toADlq).path("results").get(0).path("refused").asString())
+                .contains("not a topic a dead letter is replayed to");
 
         JsonNode topics = get("/api/v1/dead-letters", viewer);
         List<String> names = new ArrayList<>();
         topics.forEach(t -> names.add(t.path("topic").asString()));
         assertThat(names).as("every dead-letter topic, by name").containsExactly(Contract.TASKS_DLQ_TOPIC,
                 Contract.RELAY_DLQ_TOPIC, Contract.INTENTS_DLQ_TOPIC, Contract.RESULTS_DLQ_TOPIC);
+        assertThat(topics).as("counts of every tenant's records are not a tenant's")
+                .allSatisfy(t -> assertThat(t.path("records").isNull()).isTrue());
+        assertThat(get("/api/v1/dead-letters", admin).get(2).path("records").asLong()).isPositive();
+    }
+
+    /**
+     * A record of this test's tenant put straight on {@code dlq} with the headers a dead-letter sink would add.
+     *
+     * @return its id, once the API lists it
+     */
+    private static String deadLetter(String dlq, String from, String originalTimestamp, String valueBytes)
+            throws Exception {
+        String ceId = "crafted-" + System.nanoTime();
+        org.apache.kafka.clients.producer.ProducerRecord<byte[], byte[]> r = new org.apache.kafka.clients.producer
+                .ProducerRecord<>(dlq, "k".getBytes(StandardCharsets.UTF_8),
+                ("{\"tenantId\":\"" + f.tenant + "\"}").getBytes(StandardCharsets.UTF_8));
+        r.headers().add(Contract.CE_ID, ceId.getBytes(StandardCharsets.UTF_8));
+        r.headers().add(Contract.DLQ_ERROR_CODE, "PROCESSING_FAILED".getBytes(StandardCharsets.UTF_8));
+        r.headers().add(Contract.DLQ_ORIGINAL_TOPIC, from.getBytes(StandardCharsets.UTF_8));
+        if (originalTimestamp != null) {
+            r.headers().add(Contract.DLQ_ORIGINAL_TIMESTAMP, originalTimestamp.getBytes(StandardCharsets.UTF_8));
+        }
+        if (valueBytes != null) {
+            r.headers().add(Contract.DLQ_ORIGINAL_VALUE_BYTES, valueBytes.getBytes(StandardCharsets.UTF_8));
+        }
+        f.produce(r);
+        return await().atMost(Duration.ofSeconds(30)).until(() -> find(operator, dlq, ceId), Optional::isPresent)
+                .orElseThrow().path("id").asString();
+    }
+
+    private static JsonNode replay(String bearer, String id) throws Exception {
+        HttpResponse<String> r = send("POST", "/api/v1/dead-letters/replay", bearer,
+                "{\"ids\":[\"" + id + "\"],\"reason\":\"test\"}");
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        return JSON.readTree(r.body());
     }
 
     @Test
     void theOverviewShowsTheTenantsFiguresAndTheExecutorsCountersOnlyToPrincipalsOfEveryTenant() throws Exception {
-        f.publish(f.tickets("overview-1"));
-        await().atMost(Duration.ofSeconds(60)).until(() ->
-                get("/api/v1/overview", viewer).path("callsByState").path("COMMITTED").asLong() >= 1);
+        try (Fixtures g = new Fixtures(SystemStack.get())) {
+            String gViewer = loaded(TestTokens.create("overview-viewer", Role.VIEWER, g.tenant));
+            g.publish(g.tickets("overview-1"));
+            g.faults("email", "{\"failNext\":1}"); // applied, its answer lost, no lookup: review
+            g.publish(g.email("overview-lost"));
+            await().atMost(Duration.ofSeconds(60)).until(() -> {
+                JsonNode o = get("/api/v1/overview", gViewer);
+                return o.path("callsByState").path("COMMITTED").asLong() == 1 && o.path("reviewBacklog").asLong() == 1;
+            });
 
-        JsonNode mine = get("/api/v1/overview", viewer);
-        assertThat(mine.path("executor").isNull()).as("counters of every tenant are not a tenant's").isTrue();
-        assertThat(mine.path("transitionsOverTime").isArray()).isTrue();
-        assertThat(mine.path("recovery").has("reconciliationSuccessRate")).isTrue();
-        assertThat(mine.path("compensations").has("compensationSuccessRate")).isTrue();
-        JsonNode all = get("/api/v1/overview", loaded(TestTokens.admin()));
-        assertThat(all.path("executor").path("intentsTakenIn").asLong()).isPositive();
-        assertThat(all.path("executor").has("duplicateEffectAlarms")).isTrue();
-        assertThat(get("/api/v1/overview", strangerOperator).path("callsByState").path("COMMITTED").isMissingNode())
-                .as("nothing of another tenant's calls").isTrue();
-        assertThat(send("GET", "/api/v1/overview?since=2026-12-06T10:00:00Z&until=2026-12-06T09:00:00Z", viewer, null)
-                .statusCode()).isEqualTo(400);
-        assertThat(send("GET", "/api/v1/overview", null, null).statusCode()).isEqualTo(401);
+            JsonNode o = get("/api/v1/overview", gViewer);
+            assertThat(o.path("callsByState").path("NEEDS_REVIEW").asLong()).isEqualTo(1);
+            JsonNode r = o.path("recovery");
+            assertThat(r.path("unknown").asLong()).isEqualTo(1);
+            assertThat(r.path("reconciled").asLong()).isZero();
+            assertThat(r.path("toReview").asLong()).isEqualTo(1);
+            assertThat(r.path("reconciliationSuccessRate").asDouble()).isEqualTo(0.0);
+            assertThat(r.path("manualRecoveryRate").asDouble()).isEqualTo(1.0);
+            assertThat(r.path("recoveryMillisP50").asDouble()).isPositive()
+                    .isEqualTo(r.path("recoveryMillisP99").asDouble()); // one recovery: every percentile is it
+            assertThat(o.path("compensations").path("started").asLong()).isZero();
+            assertThat(o.path("compensations").path("compensationSuccessRate").isNull()).as("no rate of nothing")
+                    .isTrue();
+            java.util.Map<String, Long> moves = new java.util.TreeMap<>(); // summed over the buckets
+            o.path("transitionsOverTime").forEach(t -> moves.merge(t.path("state").asString(), t.path("count").asLong(),
+                    Long::sum));
+            assertThat(moves).containsEntry("NEEDS_REVIEW", 1L).containsEntry("UNKNOWN", 1L)
+                    .containsEntry("COMMITTED", 1L);
+            assertThat(o.path("executor").isNull()).as("counters of every tenant are not a tenant's").isTrue();
+
+            JsonNode all = get("/api/v1/overview", loaded(TestTokens.admin()));
+            assertThat(all.path("executor").path("intentsTakenIn").asLong()).isPositive();
+            assertThat(all.path("executor").path("duplicateEffectAlarms").isNumber()).isTrue();
+            assertThat(get("/api/v1/overview", strangerOperator).path("callsByState").path("COMMITTED").isMissingNode())
+                    .as("nothing of another tenant's calls").isTrue();
+            JsonNode minute = get("/api/v1/overview?since=2026-12-06T09:59:50Z&until=2026-12-06T10:00:00Z", gViewer);
+            assertThat(minute.path("bucketSeconds").asLong()).as("a window shorter than 24 s").isEqualTo(1);
+            assertThat(send("GET", "/api/v1/overview?since=2026-12-06T10:00:00Z&until=2026-12-06T09:00:00Z", gViewer,
+                    null).statusCode()).isEqualTo(400);
+            assertThat(send("GET", "/api/v1/overview", null, null).statusCode()).isEqualTo(401);
+            g.clearFaults();
+        }
     }
 
     @Test
@@ -191,9 +268,13 @@ class OperatorApiIT {
 
     /** The dead letter of {@code messageId} among those {@code bearer} may see in the intents' DLQ, page by page. */
     private static Optional<JsonNode> find(String bearer, String messageId) throws Exception {
+        return find(bearer, DLQ, messageId);
+    }
+
+    private static Optional<JsonNode> find(String bearer, String topic, String messageId) throws Exception {
         String cursor = null;
         do {
-            JsonNode page = get("/api/v1/dead-letters/" + DLQ + "?limit=500"
+            JsonNode page = get("/api/v1/dead-letters/" + topic + "?limit=500"
                     + (cursor == null ? "" : "&cursor=" + cursor), bearer);
             for (JsonNode d : page.path("items")) {
                 if (messageId.equals(d.path("messageId").asString())) {

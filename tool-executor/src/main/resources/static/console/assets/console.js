@@ -152,9 +152,9 @@ const screens = {
       fig('manual-recovery-rate', 'manual recovery rate (' + r.toReview + ' reached review)', pct(r.manualRecoveryRate)),
       fig('recovery-time', 'recovery time p50 / p95 / p99',
         ms(r.recoveryMillisP50) + ' / ' + ms(r.recoveryMillisP95) + ' / ' + ms(r.recoveryMillisP99)),
-      fig('compensation-rate', 'compensation success rate (' + c.committed + ' of ' + c.started + ' started)',
-        pct(c.compensationSuccessRate)),
-      fig('review-backlog', 'calls in review now', (o.callsByState.NEEDS_REVIEW || 0), (o.callsByState.NEEDS_REVIEW || 0) > 0),
+      fig('compensation-rate', 'compensation success rate (' + c.committed + ' committed of ' + c.settled +
+        ' settled, ' + c.started + ' started)', pct(c.compensationSuccessRate)),
+      fig('review-backlog', 'calls in review now (whenever created)', o.reviewBacklog, o.reviewBacklog > 0),
     ];
     const states = Object.entries(o.callsByState);
     main().replaceChildren(
@@ -166,7 +166,7 @@ const screens = {
         el('td', {}, link('#/calls?state=' + encodeURIComponent(s), state(s))), el('td', { class: 'num' }, n))),
         { id: 'calls-by-state' }),
       el('h3', {}, 'Transitions over time (per ' + o.bucketSeconds + ' s)'),
-      chart(o.transitionsOverTime, o.since, o.bucketSeconds));
+      chart(o.transitionsOverTime, o.since, o.until, o.bucketSeconds));
   },
 
   async reviews() {
@@ -278,7 +278,9 @@ const screens = {
         el('div', {}, link('#/calls?task=' + encodeURIComponent(t.taskId) + '&tenant=' + encodeURIComponent(t.tenantId),
           'calls of this task')),
         s.state === 'AWAITING_APPROVAL' ? el('button', { type: 'button', class: 'primary', 'data-approve': s.stepId,
-          onclick: () => approve(t, s, path) }, 'Approve…') : null));
+          onclick: () => approve(t, s) }, 'Approve…') : null,
+        t.open && (s.state === 'PENDING' || s.state === 'AWAITING_APPROVAL') ? el('button', { type: 'button',
+          'data-edit': s.stepId, onclick: () => editArguments(t, s) }, 'Edit arguments…') : null));
     });
     main().replaceChildren(
       el('h2', {}, 'Task ' + t.taskId + ' ', el('span', { id: 'task-state' }, state(t.state))),
@@ -323,7 +325,8 @@ const screens = {
         'to its topic, where it is checked again from scratch; one already applied is absorbed by the inbox.'),
       table(['topic', 'partitions', 'records'], topics.map(t => el('tr', { 'data-topic': t.topic },
         el('td', {}, link('#/dead-letters/' + encodeURIComponent(t.topic), t.topic)), el('td', { class: 'num' }, t.partitions),
-        el('td', { class: 'num' }, t.records))), { id: 'dlq-topics' }));
+        el('td', { class: 'num' }, t.records ?? '–'))), { id: 'dlq-topics' }),
+      el('p', { class: 'muted' }, 'Record counts are of every tenant: shown to principals of every tenant only.'));
   },
 
   async deadLetterTopic(topic, params) {
@@ -410,7 +413,23 @@ async function resolve(c) {
   route();
 }
 
-async function approve(t, s, path) {
+async function editArguments(t, s) {
+  const args = el('textarea', { id: 'edit-arguments', rows: 10, required: true, spellcheck: 'false', class: 'mono' });
+  args.value = JSON.stringify(s.arguments, null, 2);
+  const error = el('p', { class: 'error', role: 'alert' });
+  const ok = await confirmDialog('Change the arguments of step ' + s.stepId, 'Change', [
+    el('p', {}, 'The step gets a new key: an approval given for the old arguments no longer counts.'),
+    el('label', {}, 'arguments (a JSON object)', args), error]);
+  if (!ok) return;
+  let parsed;
+  try { parsed = JSON.parse(args.value); } catch (e) { flash('Not JSON: ' + e.message, 'error'); return; }
+  await act(() => api('POST', '/console/tasks-api/tasks/' + encodeURIComponent(t.taskId) + '/steps/' +
+    encodeURIComponent(s.stepId) + '/arguments' + q({ tenant: t.tenantId }), parsed),
+  () => 'Step ' + s.stepId + ' has new arguments.');
+  route();
+}
+
+async function approve(t, s) {
   const ok = await confirmDialog('Approve step ' + s.stepId + ' of ' + t.taskId, 'Approve', [
     el('p', {}, 'You approve exactly these arguments (key ', el('code', {}, s.idempotencyKey), '):'),
     el('pre', {}, JSON.stringify(s.arguments, null, 2)),
@@ -441,11 +460,13 @@ async function replayDialog(ids) {
 const COLORS = { PLANNED: '#8c959f', STARTED: '#d4a72c', UNKNOWN: '#bf8700', COMMITTED: '#2da44e', FAILED_RETRYABLE: '#e16f24',
   FAILED_FINAL: '#cf222e', NEEDS_REVIEW: '#a40e26', COMPENSATING: '#8250df', COMPENSATED: '#6639ba' };
 
-function chart(points, since, bucketSeconds) {
+function chart(points, since, until, bucketSeconds) {
   const NS = 'http://www.w3.org/2000/svg';
   const svg = document.createElementNS(NS, 'svg');
+  const slots = Math.max(1, Math.ceil((new Date(until) - new Date(since)) / 1000 / bucketSeconds));
   svg.setAttribute('class', 'chart');
   svg.setAttribute('viewBox', '0 0 960 180');
+  svg.setAttribute('preserveAspectRatio', 'none'); // the time axis spans the whole width
   svg.setAttribute('role', 'img');
   svg.setAttribute('aria-label', 'transitions into each state over time');
   const buckets = new Map();
@@ -455,7 +476,7 @@ function chart(points, since, bucketSeconds) {
     buckets.get(i).push(p);
   }
   const max = Math.max(1, ...[...buckets.values()].map(b => b.reduce((n, p) => n + p.count, 0)));
-  const w = 960 / 24;
+  const w = 960 / slots;
   for (const [i, b] of buckets) {
     let y = 170;
     for (const p of b) {
@@ -490,18 +511,20 @@ async function route() {
   document.querySelectorAll('nav a').forEach(a => a.toggleAttribute('aria-current', a.dataset.nav === section));
   document.querySelectorAll('nav a[aria-current]').forEach(a => a.setAttribute('aria-current', 'page'));
   main().removeAttribute('data-screen');
+  // the screen and its argument: #/calls → calls, #/calls/7 → call, #/dead-letters/t → deadLetterTopic, ...
+  const routes = {
+    reviews: () => ['reviews', []],
+    calls: () => parts[1] ? ['call', [parts[1]]] : ['calls', [params]],
+    tasks: () => parts[1] ? ['task', [parts[1], params]] : ['tasks', []],
+    tools: () => ['tools', []],
+    'dead-letters': () => parts[1] ? ['deadLetterTopic', [parts[1], params]] : ['deadLetters', []],
+    'dead-letter': () => ['deadLetter', [parts.slice(1).join('/')]],
+    audit: () => ['audit', []],
+  };
+  const [name, args] = Object.hasOwn(routes, parts[0] || '') ? routes[parts[0]]() : ['overview', []];
   try {
-    switch (parts[0]) {
-      case 'reviews': await screens.reviews(); break;
-      case 'calls': parts[1] ? await screens.call(parts[1]) : await screens.calls(params); break;
-      case 'tasks': parts[1] ? await screens.task(parts[1], params) : await screens.tasks(); break;
-      case 'tools': await screens.tools(); break;
-      case 'dead-letters': parts[1] ? await screens.deadLetterTopic(parts[1], params) : await screens.deadLetters(); break;
-      case 'dead-letter': await screens.deadLetter(parts.slice(1).join('/')); break;
-      case 'audit': await screens.audit(); break;
-      default: await screens.overview();
-    }
-    main().setAttribute('data-screen', parts[0] || 'overview');
+    await screens[name](...args);
+    main().setAttribute('data-screen', name);
   } catch (e) {
     if (e.status !== 401) main().replaceChildren(el('p', { class: 'error', id: 'screen-error', role: 'alert' },
       'Could not load this page: ' + e.message + (e.status ? ' (' + e.status + ')' : '')));

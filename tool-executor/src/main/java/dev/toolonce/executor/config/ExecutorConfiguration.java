@@ -252,8 +252,9 @@ public class ExecutorConfiguration {
 
     @Bean
     DeadLetters deadLetters(ConsumerFactory<byte[], byte[]> consumers, KafkaTemplate<byte[], byte[]> kafka,
-                            DeadLetterReplayStore replays, OperatorProperties o) {
-        return new DeadLetters(consumers, kafka, replays, o.deadLetterTopics(), o.replayTopics());
+                            DeadLetterReplayStore replays, ExecutorProperties p, OperatorProperties o) {
+        return new DeadLetters(consumers, kafka, replays, o.deadLetterTopics(), o.replayTopics(),
+                p.retention().minus(p.retentionMargin()));
     }
 
     @Bean

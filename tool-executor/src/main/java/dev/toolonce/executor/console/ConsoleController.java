@@ -8,7 +8,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.regex.Pattern;
+import java.nio.charset.StandardCharsets;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
@@ -18,6 +18,7 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.ResponseBody;
+import org.springframework.web.util.UriUtils;
 
 /**
  * The operator console (issue 23; docs/operations.md §4): a page and its scripts under {@code /console/} (static
@@ -30,7 +31,6 @@ import org.springframework.web.bind.annotation.ResponseBody;
  */
 @Controller
 public class ConsoleController {
-    private static final Pattern TASK_PATH = Pattern.compile("tasks(/[A-Za-z0-9._~%!$&'()*+,;=:@-]+)*");
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
     private final URI tasksUrl;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
@@ -69,18 +69,33 @@ public class ConsoleController {
         return forward(request, body == null ? new byte[0] : body);
     }
 
+    /**
+     * {@code <tasks-url>/api/v1/tasks/<segments>?<query>}: each segment of the request's path after
+     * {@code /console/tasks-api/} decoded once and encoded again, so that no segment is {@code .} or {@code ..} or holds
+     * a slash, whatever its encoding; the first must be {@code tasks}.
+     */
+    URI target(String requestUri, String queryString) {
+        String rest = requestUri.substring("/console/tasks-api/".length());
+        StringBuilder path = new StringBuilder();
+        String[] segments = rest.split("/", -1);
+        for (int i = 0; i < segments.length; i++) {
+            String segment = UriUtils.decode(segments[i], StandardCharsets.UTF_8);
+            if (segment.isEmpty() || segment.equals(".") || segment.equals("..") || segment.contains("/")
+                    || (i == 0 && !segment.equals("tasks")) || segments.length > 6) {
+                throw new IllegalArgumentException("not a task API path: " + rest);
+            }
+            path.append('/').append(UriUtils.encodePathSegment(segment, StandardCharsets.UTF_8));
+        }
+        String query = queryString == null ? "" : "?" + queryString;
+        return URI.create(tasksUrl.toString().replaceAll("/+$", "") + "/api/v1" + path + query);
+    }
+
     private ResponseEntity<byte[]> forward(HttpServletRequest request, byte[] body) throws IOException {
         if (tasksUrl == null) {
             throw new IllegalStateException("this executor knows no task API: set toolonce.operator.tasks-url "
                     + "(TOOLONCE_TASKS_URL) to the agent side's URL");
         }
-        String path = request.getRequestURI().substring("/console/tasks-api/".length());
-        if (!TASK_PATH.matcher(path).matches() || path.contains("/../") || path.endsWith("/..")) {
-            throw new IllegalArgumentException("not a task API path: " + path);
-        }
-        String query = request.getQueryString() == null ? "" : "?" + request.getQueryString();
-        HttpRequest.Builder out = HttpRequest.newBuilder(URI.create(tasksUrl.toString().replaceAll("/+$", "")
-                + "/api/v1/" + path + query)).timeout(TIMEOUT);
+        HttpRequest.Builder out = HttpRequest.newBuilder(target(request.getRequestURI(), request.getQueryString())).timeout(TIMEOUT);
         String auth = request.getHeader(HttpHeaders.AUTHORIZATION);
         if (auth != null) {
             out.header(HttpHeaders.AUTHORIZATION, auth);
@@ -90,13 +105,15 @@ public class ConsoleController {
         }
         try {
             HttpResponse<byte[]> r = http.send(out.build(), HttpResponse.BodyHandlers.ofByteArray());
-            return ResponseEntity.status(r.statusCode())
-                    .header(HttpHeaders.CONTENT_TYPE, r.headers().firstValue(HttpHeaders.CONTENT_TYPE)
-                            .orElse("application/json")).body(r.body());
+            // JSON or a problem, whatever the other side says: this executor serves no other content from there
+            boolean problem = r.headers().firstValue(HttpHeaders.CONTENT_TYPE).orElse("")
+                    .startsWith("application/problem+json");
+            return ResponseEntity.status(r.statusCode()).header(HttpHeaders.CONTENT_TYPE,
+                    problem ? "application/problem+json" : "application/json").body(r.body());
         } catch (IOException e) {
             return ResponseEntity.status(HttpStatus.BAD_GATEWAY).header(HttpHeaders.CONTENT_TYPE,
                     "application/problem+json").body(("{\"title\":\"Bad Gateway\",\"status\":502,\"detail\":\"the task "
-                    + "API at the configured URL did not answer\"}").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                    + "API at the configured URL did not answer\"}").getBytes(StandardCharsets.UTF_8));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);

@@ -37,8 +37,8 @@ public class DeadLetterController {
 
     @GetMapping("/api/v1/dead-letters")
     @PreAuthorize("hasRole('VIEWER')")
-    public List<Map<String, Object>> topics() {
-        return letters.topics();
+    public List<Map<String, Object>> topics(Authentication who) {
+        return letters.topics(TenantScope.of(who));
     }
 
     @GetMapping("/api/v1/dead-letters/{topic}")
@@ -58,7 +58,8 @@ public class DeadLetterController {
 
     /**
      * Replays each named dead letter on its own: the answer lists, per id, where its copy went or why it was refused
-     * ({@code status} 404 unknown or another tenant's, 409 not replayable); nothing is sent for a refused one.
+     * ({@code status} 404 unknown or another tenant's, 409 not replayable, 500 failed); nothing is sent for a refused
+     * one. A replay that was sent but whose audit row could not be written says {@code "audited": false}.
      */
     @PostMapping("/api/v1/dead-letters/replay")
     @PreAuthorize("hasRole('OPERATOR')")
@@ -76,12 +77,13 @@ public class DeadLetterController {
             try {
                 out.add(letters.replay(id, scope, who.getName(), r.reason()));
                 replayed++;
-            } catch (NoSuchElementException | IllegalArgumentException | IllegalStateException e) {
+            } catch (RuntimeException e) { // each on its own: the answer says what became of every id
                 Map<String, Object> m = new LinkedHashMap<>();
                 m.put("id", id);
                 m.put("status", e instanceof NoSuchElementException ? 404 : e instanceof IllegalArgumentException ? 400
-                        : 409);
-                m.put("refused", e.getMessage());
+                        : e instanceof IllegalStateException ? 409 : 500);
+                m.put("refused", e instanceof NoSuchElementException || e instanceof IllegalArgumentException
+                        || e instanceof IllegalStateException ? e.getMessage() : "failed, nothing sent: " + e);
                 out.add(m);
             }
         }

@@ -21,6 +21,7 @@ import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.kafka.clients.consumer.Consumer;
@@ -34,8 +35,10 @@ import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.http.HttpStatus;
 import org.springframework.kafka.core.ConsumerFactory;
 import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.web.server.ResponseStatusException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -55,7 +58,8 @@ import tools.jackson.databind.json.JsonMapper;
  *
  * <p>A replay goes only to one of the {@code replayTopics} (the topics a consumer of ToolOnce reads), never to a
  * dead-letter topic; a relay dead letter whose value was left out because it was too large cannot be replayed (its
- * outbox row still holds it). Each replay is audited ({@link DeadLetterReplayStore}) after the broker acknowledged it.
+ * outbox row still holds it); nor can a record first written before intake's acceptance window, since what would
+ * absorb it (its call, its inbox row) may have been purged. Each replay is audited ({@link DeadLetterReplayStore}) after the broker acknowledged it.
  */
 public final class DeadLetters {
     private static final Logger log = LoggerFactory.getLogger(DeadLetters.class);
@@ -93,26 +97,36 @@ public final class DeadLetters {
     private final DeadLetterReplayStore replays;
     private final Set<String> topics;
     private final Set<String> replayTopics;
+    private final Duration window;
+    private final AtomicLong readers = new AtomicLong();
 
     /**
      * @param topics       the dead-letter topics operators may read
      * @param replayTopics the topics a dead letter may be replayed to
+     * @param window       how old a record may be and still be replayed: intake's acceptance window ({@code retention
+     *                     − retention-margin}, docs/protocol.md §13), beyond which the ledger and the inboxes may have
+     *                     forgotten what would absorb it
      */
     public DeadLetters(ConsumerFactory<byte[], byte[]> consumers, KafkaTemplate<byte[], byte[]> kafka,
-                       DeadLetterReplayStore replays, List<String> topics, List<String> replayTopics) {
+                       DeadLetterReplayStore replays, List<String> topics, List<String> replayTopics,
+                       Duration window) {
         this.consumers = consumers;
         this.kafka = kafka;
         this.replays = replays;
         this.topics = Set.copyOf(topics);
         this.replayTopics = Set.copyOf(replayTopics);
+        this.window = window;
         if (!java.util.Collections.disjoint(this.topics, this.replayTopics)) {
             throw new IllegalArgumentException("a dead-letter topic cannot be a replay topic: " + topics + " / "
                     + replayTopics);
         }
     }
 
-    /** Each dead-letter topic with the records it holds now (end minus beginning offsets, over its partitions). */
-    public List<Map<String, Object>> topics() {
+    /**
+     * Each dead-letter topic with the records it holds now (end minus beginning offsets, over its partitions). The
+     * count is of every tenant's records, so only a principal of every tenant is told it ({@code records} null else).
+     */
+    public List<Map<String, Object>> topics(TenantScope scope) {
         List<Map<String, Object>> out = new ArrayList<>();
         try (Consumer<byte[], byte[]> c = consumer()) {
             for (String topic : new java.util.TreeSet<>(topics)) {
@@ -123,7 +137,7 @@ public final class DeadLetters {
                 Map<String, Object> m = new LinkedHashMap<>();
                 m.put("topic", topic);
                 m.put("partitions", parts.size());
-                m.put("records", held);
+                m.put("records", scope.all() ? held : null);
                 out.add(m);
             }
         }
@@ -165,6 +179,12 @@ public final class DeadLetters {
                         }
                     }
                 }
+                if (next < end.get(tp) && scanned == 0 && items.isEmpty()
+                        && next == Math.max(from.getOrDefault(tp.partition(), 0L), begin.get(tp))) {
+                    // nothing read at all (the broker did not answer in time): a cursor to the same place would loop
+                    throw new ResponseStatusException(HttpStatus.SERVICE_UNAVAILABLE, "topic " + topic
+                            + " could not be read within " + READ_BUDGET + ": try again");
+                }
                 from.put(tp.partition(), next);
                 if (next < end.get(tp)) {
                     return new Page(items, encode(from)); // stopped inside this partition: go on from here
@@ -204,6 +224,11 @@ public final class DeadLetters {
                     + ", which is not a topic a dead letter is replayed to (" + new java.util.TreeSet<>(replayTopics)
                     + ")");
         }
+        Instant first = Instant.ofEpochMilli(originalTimestamp(r));
+        if (first.isBefore(Instant.now().minus(window))) {
+            throw new IllegalStateException("dead letter " + id + " was first written at " + first + ", before the "
+                    + "acceptance window of " + window + ": what would absorb a copy may be purged; it is not replayed");
+        }
         if (header(r, Contract.DLQ_ORIGINAL_VALUE_BYTES) != null) {
             throw new IllegalStateException("dead letter " + id + " was sent without its value (too large for Kafka): "
                     + "its outbox row still holds it; there is nothing here to replay");
@@ -217,16 +242,22 @@ public final class DeadLetters {
         }
         headers.add(Contract.REPLAYED_FROM, place.id().getBytes(StandardCharsets.UTF_8));
         RecordMetadata sent = send(new ProducerRecord<>(to, null, r.key(), r.value(), headers));
-        String tenant = tenant(r);
-        replays.record(new DeadLetterReplayStore.Replay(r.topic(), r.partition(), r.offset(),
-                header(r, Contract.DLQ_ERROR_CODE), tenant, header(r, Contract.CE_ID), to, sent.partition(),
-                sent.offset(), principal, reason));
         log.info("dead letter {} replayed to {}-{}@{} by {}: {}", id, to, sent.partition(), sent.offset(), principal,
                 reason);
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("id", id);
         m.put("replayedTo", to + "/" + sent.partition() + "/" + sent.offset());
         m.put("messageId", header(r, Contract.CE_ID));
+        try {
+            replays.record(new DeadLetterReplayStore.Replay(r.topic(), r.partition(), r.offset(),
+                    header(r, Contract.DLQ_ERROR_CODE), tenant(r), header(r, Contract.CE_ID), to, sent.partition(),
+                    sent.offset(), principal, reason));
+            m.put("audited", true);
+        } catch (RuntimeException e) { // sent all the same: say so, rather than fail a replay that happened
+            log.error("dead letter {} was replayed to {}-{}@{} by {} but its audit row could not be written", id, to,
+                    sent.partition(), sent.offset(), principal, e);
+            m.put("audited", false);
+        }
         return m;
     }
 
@@ -280,7 +311,9 @@ public final class DeadLetters {
         Properties p = new Properties();
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "500");
-        return consumers.createConsumer("toolonce-dead-letter-reader", "dead-letters", null, p);
+        p.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, "false"); // reading a DLQ never creates it
+        return consumers.createConsumer("toolonce-dead-letter-reader", "dead-letters-",
+                Long.toString(readers.incrementAndGet()), p);
     }
 
     private static List<TopicPartition> partitions(Consumer<byte[], byte[]> c, String topic) {
@@ -330,6 +363,16 @@ public final class DeadLetters {
         m.put("key", r.key() == null ? null : text(r.key()).get("text"));
         m.put("valueBytes", r.value() == null ? 0 : r.value().length);
         return m;
+    }
+
+    /** When the record was first written: its original timestamp, or the dead letter's own when it has none. */
+    private static long originalTimestamp(ConsumerRecord<byte[], byte[]> r) {
+        try {
+            String t = header(r, Contract.DLQ_ORIGINAL_TIMESTAMP);
+            return t == null ? r.timestamp() : Math.min(Long.parseLong(t.trim()), r.timestamp());
+        } catch (NumberFormatException e) {
+            return r.timestamp();
+        }
     }
 
     /** The last value of a header as UTF-8 text (malformed bytes replaced), or null when the record has none. */

@@ -13,10 +13,11 @@ import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 
 /**
  * The console's overview (issue 23, API v1): the figures the project was seeded with, over a time window, read from
- * the ledger for the caller's tenants — calls by state, and transitions into each state over time; unknown outcomes,
+ * the ledger for the caller's tenants — calls by state, and transitions into each state over time; the calls in review
+ * now, whenever they were created; unknown outcomes,
  * how many were reconciled without a person and how many reached review (reconciliation success rate, manual recovery
- * rate); recovery time from a call's first UNKNOWN to a final state or review (p50, p95, p99); compensations started
- * and committed (compensation success rate). Two figures are not in the ledger but in this executor's counters since
+ * rate); recovery time from a call's first UNKNOWN to a final state or review (p50, p95, p99); compensations started,
+ * settled and committed (compensation success rate: committed of settled). Two figures are not in the ledger but in this executor's counters since
  * it started, for every tenant at once: duplicate-effect alarms and the conflict rate (intents refused
  * {@code IDEMPOTENCY_PARAMETER_MISMATCH} among all intents taken in); they are shown to principals of every tenant
  * only.
@@ -63,6 +64,10 @@ public final class Overview {
               FROM %s.tool_call c
              WHERE c.kind = 'COMPENSATION' AND NOT c.held AND c.created_at >= :since AND c.created_at < :until AND %s
             """;
+    /** Every call in review now, however old: the backlog a person has to work through. */
+    private static final String BACKLOG = """
+            SELECT count(*) FROM %s.tool_call c WHERE c.state = 'NEEDS_REVIEW' AND %s
+            """;
     private static final int BUCKETS = 24;
 
     private final NamedParameterJdbcTemplate jdbc;
@@ -71,6 +76,7 @@ public final class Overview {
     private final String overTime;
     private final String recovery;
     private final String compensations;
+    private final String backlog;
 
     public Overview(JdbcTemplate jdbc, String schema, ExecutorStats stats) {
         this.jdbc = new NamedParameterJdbcTemplate(jdbc);
@@ -80,6 +86,7 @@ public final class Overview {
         this.overTime = OVER_TIME.formatted(s, s, TENANTS);
         this.recovery = RECOVERY.formatted(s, s, TENANTS, s, s);
         this.compensations = COMPENSATIONS.formatted(s, TENANTS);
+        this.backlog = BACKLOG.formatted(s, TENANTS);
     }
 
     /**
@@ -91,8 +98,9 @@ public final class Overview {
         if (!since.isBefore(until)) {
             throw new IllegalArgumentException("since must be before until (were " + since + ", " + until + ")");
         }
-        Duration step = Duration.between(since, until).dividedBy(BUCKETS);
-        step = step.isZero() ? Duration.ofSeconds(1) : step;
+        long windowSeconds = Math.max(1, Duration.between(since, until).toSeconds());
+        long stepSeconds = Math.max(1, (windowSeconds + BUCKETS - 1) / BUCKETS); // whole seconds, at most 24 buckets
+        Duration step = Duration.ofSeconds(stepSeconds);
         MapSqlParameterSource p = new MapSqlParameterSource("tenants", tenants)
                 .addValue("since", java.sql.Timestamp.from(since)).addValue("until", java.sql.Timestamp.from(until))
                 .addValue("step", step.toSeconds() + " seconds");
@@ -104,6 +112,7 @@ public final class Overview {
             states.put(rs.getString("state"), rs.getLong("n"));
         });
         out.put("callsByState", states);
+        out.put("reviewBacklog", jdbc.queryForObject(backlog, p, Long.class));
         out.put("bucketSeconds", step.toSeconds());
         out.put("transitionsOverTime", jdbc.query(overTime, p, (rs, i) -> Map.of(
                 "at", rs.getTimestamp("bucket").toInstant().toString(), "state", rs.getString("state"),
@@ -126,6 +135,7 @@ public final class Overview {
             Map<String, Object> r = new LinkedHashMap<>();
             r.put("started", rs.getLong("started"));
             r.put("committed", rs.getLong("committed"));
+            r.put("settled", settled);
             r.put("compensationSuccessRate", settled == 0 ? null : (double) rs.getLong("committed") / settled);
             return r;
         }));
