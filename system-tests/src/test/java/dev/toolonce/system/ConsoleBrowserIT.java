@@ -293,7 +293,19 @@ class ConsoleBrowserIT {
 
     /** Waits until the console shows {@code name}, loaded. */
     private static void screen(String name) {
-        await().atMost(WAIT).until(() -> !browser.findElements(By.cssSelector("main[data-screen='" + name + "']")).isEmpty());
+        try {
+            await().atMost(WAIT).until(() -> !browser.findElements(By.cssSelector("main[data-screen='" + name + "']"))
+                    .isEmpty());
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            String shown;
+            try {
+                shot("failed-waiting-for-" + name);
+                shown = browser.getCurrentUrl() + "\n" + browser.findElement(By.tagName("body")).getText();
+            } catch (IOException | RuntimeException other) {
+                shown = "(the page could not be read: " + other + ")";
+            }
+            throw new AssertionError("the console did not show screen " + name + "; it shows:\n" + shown, e);
+        }
     }
 
     private static String text(By by) {

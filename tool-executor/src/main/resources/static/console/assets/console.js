@@ -46,11 +46,17 @@ class Refused extends Error {
   constructor(status, detail) { super(detail); this.status = status; }
 }
 
+// A page left before its data came: its reads are dropped, so that it cannot paint over the page shown now.
+class Stale extends Error {}
+let routeSeq = 0;
+
 async function api(method, path, body) {
   const headers = { Authorization: 'Bearer ' + token(), Accept: 'application/json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const asked = routeSeq;
   const r = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   const text = await r.text();
+  if (method === 'GET' && asked !== routeSeq) throw new Stale();
   let json = null;
   try { json = text ? JSON.parse(text) : null; } catch (e) { json = null; }
   if (r.status === 401) { signOut('Your token was not accepted (401): sign in again.'); throw new Refused(401, 'not signed in'); }
@@ -510,6 +516,7 @@ async function route() {
   const section = parts[0] === 'dead-letter' ? 'dead-letters' : parts[0];
   document.querySelectorAll('nav a').forEach(a => a.toggleAttribute('aria-current', a.dataset.nav === section));
   document.querySelectorAll('nav a[aria-current]').forEach(a => a.setAttribute('aria-current', 'page'));
+  const mine = ++routeSeq;
   main().removeAttribute('data-screen');
   // the screen and its argument: #/calls → calls, #/calls/7 → call, #/dead-letters/t → deadLetterTopic, ...
   const routes = {
@@ -524,8 +531,9 @@ async function route() {
   const [name, args] = Object.hasOwn(routes, parts[0] || '') ? routes[parts[0]]() : ['overview', []];
   try {
     await screens[name](...args);
-    main().setAttribute('data-screen', name);
+    if (mine === routeSeq) main().setAttribute('data-screen', name);
   } catch (e) {
+    if (e instanceof Stale || mine !== routeSeq) return; // another page is being shown
     if (e.status !== 401) main().replaceChildren(el('p', { class: 'error', id: 'screen-error', role: 'alert' },
       'Could not load this page: ' + e.message + (e.status ? ' (' + e.status + ')' : '')));
   }

@@ -5,6 +5,7 @@ import dev.toolonce.core.call.CallScope;
 import dev.toolonce.core.hash.RequestHasher;
 import dev.toolonce.jdbc.OutboxEvent;
 import dev.toolonce.jdbc.OutboxStore;
+import dev.toolonce.core.shard.TenantShards;
 import dev.toolonce.schemas.Contract;
 import dev.toolonce.schemas.ContractValidator;
 import dev.toolonce.schemas.EventCodec;
@@ -15,7 +16,9 @@ import dev.toolonce.schemas.signing.Power;
 import java.sql.Connection;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
+import java.util.function.Function;
 import javax.sql.DataSource;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.SingleConnectionDataSource;
@@ -33,7 +36,7 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  */
 public final class IntentPublisher {
     private final String schema;
-    private final String topic;
+    private final Function<String, String> topicOfTenant;
     private final String source;
     private final EventCodec codec = new EventCodec();
     private final ContractValidator validator = new ContractValidator();
@@ -53,11 +56,37 @@ public final class IntentPublisher {
 
     /** @param trace where the current trace comes from ({@link TraceContext#NONE} to carry none) */
     public IntentPublisher(String schema, String topic, String source, TraceContext trace, Keyring keyring) {
+        this(schema, tenant -> topic, source, trace, keyring);
+    }
+
+    private IntentPublisher(String schema, Function<String, String> topicOfTenant, String source, TraceContext trace,
+                            Keyring keyring) {
         this.schema = schema;
-        this.topic = topic;
+        this.topicOfTenant = topicOfTenant;
         this.source = source;
         this.trace = trace;
         this.keyring = keyring;
+    }
+
+    /**
+     * A publisher for a ledger sharded by tenant (docs/scaling.md §3): each intent goes to the intents topic of the
+     * shard that serves its tenant, the map the executors are given too. An intent of a tenant no shard serves is
+     * refused ({@link IllegalArgumentException}) and nothing is written.
+     *
+     * @param topicOfShard each shard's intents topic, by shard name
+     * @throws IllegalArgumentException when a shard has no topic
+     */
+    public static IntentPublisher sharded(String schema, TenantShards shards, Map<String, String> topicOfShard,
+                                          String source, TraceContext trace, Keyring keyring) {
+        Map<String, String> topics = Map.copyOf(topicOfShard);
+        for (TenantShards.Shard s : shards.shards()) {
+            if (topics.get(s.name()) == null) {
+                throw new IllegalArgumentException("shard " + s.name() + " has no intents topic");
+            }
+        }
+        return new IntentPublisher(schema, tenant -> topics.get(shards.shardOf(tenant).orElseThrow(() ->
+                new IllegalArgumentException("no shard serves tenant " + tenant + ": name it in a shard's tenants, "
+                        + "or give one shard every other tenant (*)"))), source, trace, keyring);
     }
 
     /**
@@ -126,6 +155,13 @@ public final class IntentPublisher {
                         + intents.size() + ": " + e.getMessage(), e);
             }
             RecordKind kind = RecordKind.of(withId.operation());
+            String topic;
+            try {
+                topic = topicOfTenant.apply(withId.tenantId());
+            } catch (IllegalArgumentException e) {
+                throw intents.size() == 1 ? e : new IllegalArgumentException("intent " + i + " of "
+                        + intents.size() + ": " + e.getMessage(), e);
+            }
             events.add(new OutboxEvent(id, topic, withId.recordKey(), kind.type, source, withId.recordKey(), payload,
                     traceparent).signedBy(keyring, kind.power, withId.tenantId()));
             withIds.add(withId);

@@ -26,7 +26,7 @@ import tools.jackson.databind.JsonNode;
  * are otherwise read only for the diagnostic counts (unknown, reconciled, review, compensations).
  */
 public final class Oracle {
-    static final String PENDING_STEPS = """
+    public static final String PENDING_STEPS = """
             SELECT count(*) FROM agent.agent_step WHERE tenant_id = ? AND status = 'PENDING'
             """;
     static final String STEP_EXISTS = "SELECT 1 FROM agent.agent_step WHERE intent_message_id = ?";
@@ -34,7 +34,7 @@ public final class Oracle {
      * Calls neither final nor in review. An original in {@code COMPENSATING} whose compensation is in review waits for
      * that review by design (the operator's decision on the compensation settles it), so it is not stuck.
      */
-    static final String STUCK = """
+    public static final String STUCK = """
             SELECT count(*) FROM executor.tool_call c
              WHERE c.tenant_id = ? AND c.state NOT IN ('COMMITTED', 'FAILED_FINAL', 'NEEDS_REVIEW', 'COMPENSATED')
                AND NOT (c.state = 'COMPENSATING' AND EXISTS (

@@ -269,7 +269,7 @@ public class ExecutorConfiguration {
                   ResultEvents results, ToolGateway gateway, ToolCatalogue catalogue, ExecutorProperties p,
                   Clock clock) {
         return new Intake(p.consumerGroup(), new InboxStore(jdbc, p.schema()), calls, holds, pending, results, gateway,
-                catalogue, new Decider(p.acceptanceWindow()), clock);
+                catalogue, new Decider(p.acceptanceWindow()), clock, p.tenantShards(), p.shard());
     }
 
     @Bean

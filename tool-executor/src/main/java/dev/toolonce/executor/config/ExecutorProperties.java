@@ -1,6 +1,8 @@
 package dev.toolonce.executor.config;
 
 import java.time.Duration;
+import dev.toolonce.core.shard.TenantShards;
+import java.util.List;
 import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -34,6 +36,11 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param committers       threads that commit completions, each a group of calls per transaction
  * @param commitGroup      most completions one transaction records
  * @param tools            the tools this executor may call, by name
+ * @param shard            the shard this executor's ledger is, when the ledger is sharded by tenant (docs/scaling.md
+ *                         §3); required with {@code shards}
+ * @param shards           every shard and the tenants it serves (one may serve {@code *}, every tenant no other
+ *                         names): the same map the agents route intents by. An intent of a tenant this shard does not
+ *                         serve is refused {@code TENANT_NOT_SERVED}, never planned. Empty: every tenant is served.
  */
 @ConfigurationProperties("toolonce.executor")
 public record ExecutorProperties(
@@ -62,10 +69,21 @@ public record ExecutorProperties(
         @DefaultValue("3") int poisonAttempts,
         @DefaultValue("2") int committers,
         @DefaultValue("256") int commitGroup,
-        Map<String, ToolProperties> tools) {
+        Map<String, ToolProperties> tools,
+        String shard,
+        List<TenantShards.Shard> shards) {
 
     public ExecutorProperties {
         tools = tools == null ? Map.of() : Map.copyOf(tools);
+        shards = shards == null ? List.of() : List.copyOf(shards);
+        TenantShards map = TenantShards.of(shards); // refuses a map that would split a tenant
+        if (map.sharded()) {
+            if (shard == null || shard.isBlank()) {
+                throw new IllegalArgumentException("toolonce.executor.shards is set: toolonce.executor.shard must name "
+                        + "which of them this executor's ledger is");
+            }
+            map.requireShard(shard);
+        }
         if (workers < 1 || claimBatch < 1 || committers < 1 || commitGroup < 1) {
             throw new IllegalArgumentException(
                     "toolonce.executor.workers, claim-batch, committers and commit-group must be >= 1");
@@ -78,6 +96,11 @@ public record ExecutorProperties(
             throw new IllegalArgumentException("toolonce.executor.retention-margin " + retentionMargin
                     + " must be shorter than toolonce.executor.retention " + retention);
         }
+    }
+
+    /** The tenants' shards (docs/scaling.md §3); {@link TenantShards#NONE} when the ledger is not sharded. */
+    public TenantShards tenantShards() {
+        return TenantShards.of(shards);
     }
 
     /** Intents requested longer ago than this are refused with {@code IDEMPOTENCY_KEY_EXPIRED}. */

@@ -1,6 +1,7 @@
 package dev.toolonce.executor.intake;
 
 import dev.toolonce.core.call.CallScope;
+import dev.toolonce.core.shard.TenantShards;
 import dev.toolonce.core.call.CallKind;
 import dev.toolonce.core.call.InvalidArgumentsException;
 import dev.toolonce.core.call.ToolCall;
@@ -34,6 +35,9 @@ import java.util.Optional;
  */
 public final class Intake {
     /** What intake did with an intent; counted by the listener. */
+    /** An intent of a tenant that another shard's ledger serves (docs/scaling.md §3, contract.md §9). */
+    public static final String TENANT_NOT_SERVED = "TENANT_NOT_SERVED";
+
     public enum Disposition { PLANNED, DUPLICATE_MESSAGE, REJECTED, REPLAYED, AWAITING }
 
     /**
@@ -65,11 +69,18 @@ public final class Intake {
     private final ToolCatalogue catalogue;
     private final RequestHasher hasher = new RequestHasher();
     private final Clock clock;
+    private final TenantShards shards;
+    private final String shard;
 
-    /** A planned compensation is held until its original can be compensated (docs/protocol.md §17). */
+    /**
+     * A planned compensation is held until its original can be compensated (docs/protocol.md §17).
+     *
+     * @param shards the tenants' shards and {@code shard} this ledger's (docs/scaling.md §3): an intent of a tenant
+     *               another shard serves is refused {@value #TENANT_NOT_SERVED} and never planned here
+     */
     public Intake(String consumerGroup, InboxStore inbox, ToolCallStore calls, ToolCallCompensations holds,
-                  PendingReplyStore pending,
-                  ResultEvents results, ToolGateway tools, ToolCatalogue catalogue, Decider decider, Clock clock) {
+                  PendingReplyStore pending, ResultEvents results, ToolGateway tools, ToolCatalogue catalogue,
+                  Decider decider, Clock clock, TenantShards shards, String shard) {
         this.consumerGroup = consumerGroup;
         this.inbox = inbox;
         this.calls = calls;
@@ -80,6 +91,8 @@ public final class Intake {
         this.decider = decider;
         this.catalogue = catalogue;
         this.clock = clock;
+        this.shards = shards;
+        this.shard = shard;
     }
 
     /**
@@ -128,6 +141,11 @@ public final class Intake {
         if (seen == InboxStore.Seen.REUSED) {
             return reject(scope, null, to, "MESSAGE_ID_REUSED",
                     "message id " + a.messageId() + " was already used for a different payload");
+        }
+        if (!shards.serves(shard, scope.tenantId())) { // before anything of the call is looked at
+            return reject(scope, null, to, TENANT_NOT_SERVED, "tenant '" + scope.tenantId() + "' is served by "
+                    + shards.shardOf(scope.tenantId()).map(s -> "shard " + s).orElse("no shard")
+                    + ", not by this ledger (shard " + shard + "): route its intents to its shard's intents topic");
         }
         if (!tools.supports(scope.tool(), scope.operation())) {
             return reject(scope, null, to, "UNKNOWN_TOOL",

@@ -2,7 +2,9 @@ package dev.toolonce.boot.agent;
 
 import dev.toolonce.agent.task.DryRunCatalog;
 import java.time.Duration;
+import dev.toolonce.core.shard.TenantShards;
 import java.util.List;
+import java.util.Set;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
@@ -29,6 +31,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *                        configuration ({@code operations.<op>.dry-run}); a plan may ask for a dry run only of these
  * @param callsPoll       how often {@code ToolCalls} reads the rows of the calls it waits for (an answer applied by
  *                        another instance of the application is seen within this; one applied here at once)
+ * @param shards          when the executors' ledger is sharded by tenant (docs/scaling.md §3): each shard's name,
+ *                        intents topic and tenants ({@code *}: every tenant no other shard names), the map the
+ *                        executors are given; an intent goes to its tenant's shard's topic instead of
+ *                        {@code intents-topic}
  */
 @ConfigurationProperties("toolonce.agent")
 public record AgentProperties(
@@ -45,9 +51,25 @@ public record AgentProperties(
         @DefaultValue("true") boolean resumeOnStart,
         @DefaultValue("false") boolean api,
         List<String> dryRuns,
-        @DefaultValue("200ms") Duration callsPoll) {
+        @DefaultValue("200ms") Duration callsPoll,
+        List<Shard> shards) {
+
+    /** One shard of a ledger sharded by tenant: its name, its intents topic, its tenants. */
+    public record Shard(String name, String intentsTopic, Set<String> tenants) {
+    }
+
+    /** The shards as the executors know them. */
+    public TenantShards tenantShards() {
+        return TenantShards.of(shards.stream().map(s -> new TenantShards.Shard(s.name(), s.tenants())).toList());
+    }
 
     public AgentProperties {
+        shards = shards == null ? List.of() : List.copyOf(shards);
+        try {
+            TenantShards.of(shards.stream().map(s -> new TenantShards.Shard(s.name(), s.tenants())).toList());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("toolonce.agent.shards: " + e.getMessage(), e);
+        }
         dryRuns = dryRuns == null ? List.of() : List.copyOf(dryRuns);
         try {
             DryRunCatalog.of(dryRuns);

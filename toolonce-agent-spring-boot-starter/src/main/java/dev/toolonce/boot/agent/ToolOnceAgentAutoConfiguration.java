@@ -16,7 +16,9 @@ import dev.toolonce.messaging.ConsumerDeadLetterSink;
 import dev.toolonce.schemas.signing.Keyring;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import dev.toolonce.agent.publish.TraceContext;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import javax.sql.DataSource;
@@ -93,6 +95,12 @@ public class ToolOnceAgentAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     IntentPublisher intentPublisher(AgentProperties p, Keyring keyring, AgentMigrations migrated) {
+        if (p.tenantShards().sharded()) { // each intent to its tenant's shard (docs/scaling.md §3)
+            Map<String, String> topics = new HashMap<>();
+            p.shards().forEach(s -> topics.put(s.name(), s.intentsTopic()));
+            return IntentPublisher.sharded(p.schema(), p.tenantShards(), topics, p.source(), TraceContext.MDC_ENTRIES,
+                    keyring);
+        }
         return new IntentPublisher(p.schema(), p.intentsTopic(), p.source(), keyring);
     }
 
