@@ -78,12 +78,13 @@ public final class IntentPublisher {
      */
     public static IntentPublisher sharded(String schema, TenantShards shards, Map<String, String> topicOfShard,
                                           String source, TraceContext trace, Keyring keyring) {
-        Map<String, String> topics = Map.copyOf(topicOfShard);
         for (TenantShards.Shard s : shards.shards()) {
-            if (topics.get(s.name()) == null) {
+            String topic = topicOfShard.get(s.name());
+            if (topic == null || topic.isBlank()) {
                 throw new IllegalArgumentException("shard " + s.name() + " has no intents topic");
             }
         }
+        Map<String, String> topics = Map.copyOf(topicOfShard);
         return new IntentPublisher(schema, tenant -> topics.get(shards.shardOf(tenant).orElseThrow(() ->
                 new IllegalArgumentException("no shard serves tenant " + tenant + ": name it in a shard's tenants, "
                         + "or give one shard every other tenant (*)"))), source, trace, keyring);

@@ -8,7 +8,10 @@ import dev.toolonce.schemas.ToolResult;
  * In this order:
  * <ol>
  *   <li>a {@code REJECTED MESSAGE_ID_REUSED} answer never applies: it is addressed to the reused message id, which is
- *       the original step's own, but it answers the other payload sent under it;</li>
+ *       the original step's own, but it answers the other payload sent under it; nor does a {@code REJECTED
+ *       TENANT_NOT_SERVED} one: it comes from a ledger shard that does not serve the tenant (a misrouted intent,
+ *       docs/scaling.md §3), which knows nothing of the call — the shard that serves it decides, so the step waits for
+ *       that answer instead of failing on this one;</li>
  *   <li>only a {@code callVersion} newer than the one the call last applied applies (so duplicates, replays under a
  *       new message id and older outcomes change nothing; a rejection carries version 0, so it can only be a call's
  *       first answer);</li>
@@ -30,6 +33,8 @@ public final class ResultRule {
     public enum Verdict {
         APPLY("applied"),
         MESSAGE_ID_REUSED("MESSAGE_ID_REUSED answers another payload sent under this step's message id; step unchanged"),
+        TENANT_NOT_SERVED("TENANT_NOT_SERVED: a ledger shard that does not serve this tenant refused a misrouted intent; "
+                + "the step waits for the answer of its tenant's shard (fix the agents' shard map)"),
         NOT_NEWER("the step's call version is not older than the result's (a duplicate, a replay or an older outcome)"),
         NOT_OWN_INTENT("rejection not addressed to this step's own intent");
 
@@ -44,8 +49,9 @@ public final class ResultRule {
         }
     }
 
-    /** The error code of a rejection that is never applied to a step (clause 1). */
+    /** The error codes of rejections that are never applied to a step (clause 1). */
     public static final String MESSAGE_ID_REUSED = "MESSAGE_ID_REUSED";
+    public static final String TENANT_NOT_SERVED = "TENANT_NOT_SERVED";
 
     private ResultRule() {
     }
@@ -60,7 +66,7 @@ public final class ResultRule {
     public static Verdict decide(ResultStatus status, String errorCode, long callVersion, long appliedVersion,
                                  boolean ownIntent) {
         if (neverApplies(status, errorCode)) {
-            return Verdict.MESSAGE_ID_REUSED;
+            return TENANT_NOT_SERVED.equals(errorCode) ? Verdict.TENANT_NOT_SERVED : Verdict.MESSAGE_ID_REUSED;
         }
         if (callVersion <= appliedVersion) {
             return Verdict.NOT_NEWER;
@@ -83,7 +89,8 @@ public final class ResultRule {
 
     /** Clause 1: whether the result applies to no step whatever the step is. */
     public static boolean neverApplies(ResultStatus status, String errorCode) {
-        return status == ResultStatus.REJECTED && MESSAGE_ID_REUSED.equals(errorCode);
+        return status == ResultStatus.REJECTED
+                && (MESSAGE_ID_REUSED.equals(errorCode) || TENANT_NOT_SERVED.equals(errorCode));
     }
 
     /** Clause 3: whether the result applies only to the step whose own intent it answers. */

@@ -54,6 +54,14 @@ class ResultRuleTest {
     }
 
     @Test
+    void aRejectionByAShardThatDoesNotServeTheTenantNeverAppliesTheStepWaitsForItsShard() {
+        assertThat(decide(ResultStatus.REJECTED, "TENANT_NOT_SERVED", 0, -1, true))
+                .isEqualTo(ResultRule.Verdict.TENANT_NOT_SERVED);
+        assertThat(ResultRule.neverApplies(ResultStatus.REJECTED, "TENANT_NOT_SERVED")).isTrue();
+        assertThat(ResultRule.Verdict.TENANT_NOT_SERVED.reason()).contains("shard");
+    }
+
+    @Test
     void theCodeMessageIdReusedMattersOnlyOnARejection() {
         assertThat(decide(ResultStatus.FAILED_FINAL, "MESSAGE_ID_REUSED", 1, -1, true)).isEqualTo(APPLY);
         assertThat(ResultRule.neverApplies(ResultStatus.FAILED_FINAL, "MESSAGE_ID_REUSED")).isFalse();

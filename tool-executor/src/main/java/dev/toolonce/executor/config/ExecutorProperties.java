@@ -83,6 +83,15 @@ public record ExecutorProperties(
                         + "which of them this executor's ledger is");
             }
             map.requireShard(shard);
+            if ("toolonce-executor".equals(consumerGroup)) {
+                // the intents' and the task events' groups derive from it: shards sharing one would split
+                // toolonce.agent-tasks between them, and each ledger would miss some tasks' holds
+                throw new IllegalArgumentException("toolonce.executor.shards is set: give each shard a consumer group "
+                        + "of its own (toolonce.executor.consumer-group, e.g. toolonce-executor-" + shard + ")");
+            }
+        } else if (shard != null && !shard.isBlank()) {
+            throw new IllegalArgumentException("toolonce.executor.shard is " + shard + " but toolonce.executor.shards "
+                    + "is not set: without the map this executor would serve every tenant");
         }
         if (workers < 1 || claimBatch < 1 || committers < 1 || commitGroup < 1) {
             throw new IllegalArgumentException(

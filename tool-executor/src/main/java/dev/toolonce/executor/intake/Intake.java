@@ -34,10 +34,10 @@ import java.util.Optional;
  * duplicate to be answered when its call completes.
  */
 public final class Intake {
-    /** What intake did with an intent; counted by the listener. */
     /** An intent of a tenant that another shard's ledger serves (docs/scaling.md §3, contract.md §9). */
     public static final String TENANT_NOT_SERVED = "TENANT_NOT_SERVED";
 
+    /** What intake did with an intent; counted by the listener. */
     public enum Disposition { PLANNED, DUPLICATE_MESSAGE, REJECTED, REPLAYED, AWAITING }
 
     /**
