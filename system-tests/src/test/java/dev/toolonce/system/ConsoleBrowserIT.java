@@ -205,6 +205,9 @@ class ConsoleBrowserIT {
             return text(By.id("task-state")).equals("SUCCEEDED");
         });
         assertThat(text(By.cssSelector("[data-step=charge]"))).contains("approved by console-operator");
+        assertThat(browser.executeScript("return [...document.getElementById('main').childNodes]"
+                + ".filter(n => n.nodeType === Node.TEXT_NODE).map(n => n.textContent).join('')"))
+                .as("a part a screen leaves out is not shown as text").isEqualTo("");
         shot("11-task-approved");
         assertThat(f.charges(f.tenant + ":" + heldTask + ":charge")).as("charged once").isEqualTo(1);
         assertThat(f.row("SELECT arguments FROM executor.tool_call WHERE tenant_id = ? AND idempotency_key = ?",

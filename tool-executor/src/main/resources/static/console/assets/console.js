@@ -24,6 +24,11 @@ function el(tag, attrs, ...children) {
   return e;
 }
 
+// what a screen shows: its nodes, leaving out the ones it decided not to show (null, false)
+function show(...nodes) {
+  main().replaceChildren(...nodes.flat().filter(n => n !== null && n !== undefined && n !== false));
+}
+
 const state = s => el('span', { class: 'state ' + s, 'data-state': s }, s);
 const when = s => s ? new Date(s).toLocaleString() : '';
 const link = (href, text, attrs) => el('a', Object.assign({ href }, attrs || {}), text);
@@ -132,7 +137,7 @@ function signIn(message) {
     '. It stays in this tab only and is sent as a bearer token to this executor.'),
   el('p', { id: 'login-error', class: 'error', role: 'alert' }, message || ''),
   el('button', { type: 'submit', id: 'login', class: 'primary' }, 'Sign in'));
-  main().replaceChildren(form);
+  show(form);
   input.focus();
 }
 
@@ -163,7 +168,7 @@ const screens = {
       fig('review-backlog', 'calls in review now (whenever created)', o.reviewBacklog, o.reviewBacklog > 0),
     ];
     const states = Object.entries(o.callsByState);
-    main().replaceChildren(
+    show(
       el('h2', {}, 'Overview'),
       el('p', { class: 'muted' }, 'Calls of your tenants created from ' + when(o.since) + ' to ' + when(o.until) + '.'),
       el('div', { class: 'figures' }, figures),
@@ -177,7 +182,7 @@ const screens = {
 
   async reviews() {
     const page = await api('GET', '/api/v1/reviews?limit=100');
-    main().replaceChildren(el('h2', {}, 'Review queue'),
+    show(el('h2', {}, 'Review queue'),
       el('p', { class: 'muted' }, 'Calls whose outcome nothing could settle safely. Open one to see its evidence; ' +
         'a resolution needs a reason and is audited under your name.'),
       page.items.length === 0 ? el('p', { id: 'reviews-empty' }, 'Nothing waits for review.') :
@@ -208,7 +213,7 @@ const screens = {
     }), el('button', { type: 'submit', class: 'primary', id: 'search' }, 'Search'));
     const rows = el('tbody', {});
     const more = el('button', { type: 'button', id: 'more', hidden: true }, 'More');
-    main().replaceChildren(el('h2', {}, 'Calls'), form,
+    show(el('h2', {}, 'Calls'), form,
       el('table', { id: 'calls' }, el('thead', {}, el('tr', {}, ['call', 'scope', 'state', 'attempts', 'task', 'created']
         .map(h => el('th', { scope: 'col' }, h)))), rows), more);
     const load = async cursor => {
@@ -233,7 +238,7 @@ const screens = {
       ['effect possible', String(c.effectPossible)], ['evidence of an effect', String(c.evidenceOfEffect)],
       ['lookup failures', c.lookupFailures], ['task / step', c.taskId ? c.taskId + ' / ' + c.stepId : ''],
       ['created', when(c.createdAt)], ['started', when(c.startedAt)], ['final', when(c.terminalAt)]];
-    main().replaceChildren(
+    show(
       el('h2', {}, 'Call ' + c.id + ' ', el('span', { id: 'call-state' }, state(c.state))),
       c.state === 'NEEDS_REVIEW' ? el('p', {}, el('button', { type: 'button', id: 'resolve', class: 'primary',
         onclick: () => resolve(c) }, 'Resolve…')) : null,
@@ -260,7 +265,7 @@ const screens = {
 
   async tasks() {
     const list = await api('GET', '/console/tasks-api/tasks?limit=100');
-    main().replaceChildren(el('h2', {}, 'Tasks'),
+    show(el('h2', {}, 'Tasks'),
       list.length === 0 ? el('p', {}, 'No tasks.') :
         table(['task', 'tenant', 'state', 'steps'], list.map(t => el('tr', { 'data-task-id': t.taskId },
           el('td', {}, link('#/tasks/' + encodeURIComponent(t.taskId) + '?tenant=' + encodeURIComponent(t.tenantId), t.taskId)),
@@ -288,7 +293,7 @@ const screens = {
         t.open && (s.state === 'PENDING' || s.state === 'AWAITING_APPROVAL') ? el('button', { type: 'button',
           'data-edit': s.stepId, onclick: () => editArguments(t, s) }, 'Edit arguments…') : null));
     });
-    main().replaceChildren(
+    show(
       el('h2', {}, 'Task ' + t.taskId + ' ', el('span', { id: 'task-state' }, state(t.state))),
       el('p', { class: 'muted' }, 'tenant ' + t.tenantId + ', version ' + t.version),
       el('div', { class: 'steps', id: 'steps', role: 'list' }, graph),
@@ -307,7 +312,7 @@ const screens = {
 
   async tools() {
     const paused = await api('GET', '/api/v1/tools/paused');
-    main().replaceChildren(el('h2', {}, 'Paused tools'),
+    show(el('h2', {}, 'Paused tools'),
       el('p', { class: 'muted' }, 'A tool is paused for a tenant (or every tenant, *) when it refused its credentials ' +
         '(401/403): its calls wait, nothing is lost. Resume once the credential is fixed (role admin).'),
       paused.length === 0 ? el('p', { id: 'paused-empty' }, 'No tool is paused.') :
@@ -326,7 +331,7 @@ const screens = {
 
   async deadLetters() {
     const topics = await api('GET', '/api/v1/dead-letters');
-    main().replaceChildren(el('h2', {}, 'Dead letters'),
+    show(el('h2', {}, 'Dead letters'),
       el('p', { class: 'muted' }, 'Records a consumer could not read or apply, kept with why. A replay sends a copy back ' +
         'to its topic, where it is checked again from scratch; one already applied is absorbed by the inbox.'),
       table(['topic', 'partitions', 'records'], topics.map(t => el('tr', { 'data-topic': t.topic },
@@ -343,7 +348,7 @@ const screens = {
       if (ids.length === 0) { flash('Select the dead letters to replay first.', 'error'); return; }
       await replayDialog(ids);
     } }, 'Replay selected…');
-    main().replaceChildren(el('h2', {}, 'Dead letters of ', el('code', {}, topic)),
+    show(el('h2', {}, 'Dead letters of ', el('code', {}, topic)),
       el('table', { id: 'dead-letters' }, el('thead', {}, el('tr', {}, ['', 'dead letter', 'code', 'tenant', 'message id',
         'from', 'at'].map(h => el('th', { scope: 'col' }, h)))), rows), more, ' ', replay);
     const load = async cursor => {
@@ -363,7 +368,7 @@ const screens = {
 
   async deadLetter(id) {
     const d = await api('GET', '/api/v1/dead-letters/' + id.split('/').map(encodeURIComponent).join('/'));
-    main().replaceChildren(el('h2', {}, 'Dead letter ', el('code', {}, d.id)),
+    show(el('h2', {}, 'Dead letter ', el('code', {}, d.id)),
       el('p', {}, el('button', { type: 'button', id: 'replay', class: 'primary', onclick: () => replayDialog([d.id]) },
         'Replay…')),
       table(['', ''], [['error', (d.errorCode || '') + ': ' + (d.errorMessage || '')], ['tenant', d.tenantId || 'none'],
@@ -383,7 +388,7 @@ const screens = {
 
   async audit() {
     const a = await api('GET', '/api/v1/audit?limit=100');
-    main().replaceChildren(el('h2', {}, 'Audit'),
+    show(el('h2', {}, 'Audit'),
       el('h3', {}, 'Resolutions'),
       table(['at', 'scope', 'action', 'external id', 'operator', 'reason'], a.resolutions.map(r => el('tr', {},
         el('td', {}, r.at), el('td', { class: 'mono' }, r.scope), el('td', {}, r.action), el('td', {}, r.external_id || ''),
@@ -534,7 +539,7 @@ async function route() {
     if (mine === routeSeq) main().setAttribute('data-screen', name);
   } catch (e) {
     if (e instanceof Stale || mine !== routeSeq) return; // another page is being shown
-    if (e.status !== 401) main().replaceChildren(el('p', { class: 'error', id: 'screen-error', role: 'alert' },
+    if (e.status !== 401) show(el('p', { class: 'error', id: 'screen-error', role: 'alert' },
       'Could not load this page: ' + e.message + (e.status ? ' (' + e.status + ')' : '')));
   }
 }
