@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# ./toolonce review list [limit] | audit [limit]
+# ./toolonce review list [limit] [--json] | audit [limit]
 # ./toolonce review resolve <scope> commit <externalId> | retry | fail | compensate [externalId]  [--note TEXT]
 # Talks to the executor's operator API with your API token; every resolution is audited under the token's principal.
 set -euo pipefail
@@ -10,9 +10,15 @@ usage() { sed -n '2,4p' "$0" | sed 's/^# //'; exit 2; }
 
 case "${1:-}" in
   list)
-    body="$(api GET "$URL/review?limit=$(urlenc "${2:-100}")")"
-    if command -v jq >/dev/null; then jq -r '(["SCOPE","ERROR","ATTEMPTS","MESSAGE"] | @tsv),
-        (.[] | [.scope, (.errorCode // "-"), .attempts, (.errorMessage // "-")] | @tsv)' <<<"$body" | column -t -s $'\t'
+    shift
+    limit=100 want_json=0
+    for a in "$@"; do
+      if [[ $a == --json ]]; then want_json=1; elif [[ $a =~ ^[0-9]+$ ]]; then limit=$a; else usage; fi
+    done
+    body="$(api GET "$URL/api/v1/reviews?limit=$(urlenc "$limit")")"
+    if [[ $want_json == 0 ]] && command -v jq >/dev/null; then jq -r '(["ID","SCOPE","ERROR","ATTEMPTS","MESSAGE"] | @tsv),
+        (.items[] | [.id, .scope, (.errorCode // "-"), .attempts, (.errorMessage // "-")] | @tsv)' <<<"$body" \
+        | column -t -s $'\t'
     else echo "$body"; fi ;;
   audit) api GET "$URL/api/v1/audit?limit=$(urlenc "${2:-100}")" ;;
   resolve)
