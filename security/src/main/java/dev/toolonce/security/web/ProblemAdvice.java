@@ -16,18 +16,18 @@ import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExcep
 @RestControllerAdvice(basePackages = "dev.toolonce")
 public class ProblemAdvice extends ResponseEntityExceptionHandler {
 
-    @ExceptionHandler(IllegalArgumentException.class)
-    public ProblemDetail badRequest(IllegalArgumentException e) {
-        return ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, String.valueOf(e.getMessage()));
+    /**
+     * The status of a refusal, the one mapping of every door: a bad request 400, an unknown (or another tenant's)
+     * thing 404, a refused change 409; anything else is not a refusal (null).
+     */
+    public static HttpStatus statusOf(RuntimeException e) {
+        return e instanceof IllegalArgumentException ? HttpStatus.BAD_REQUEST
+                : e instanceof NoSuchElementException ? HttpStatus.NOT_FOUND
+                : e instanceof IllegalStateException ? HttpStatus.CONFLICT : null;
     }
 
-    @ExceptionHandler(NoSuchElementException.class)
-    public ProblemDetail notFound(NoSuchElementException e) {
-        return ProblemDetail.forStatusAndDetail(HttpStatus.NOT_FOUND, String.valueOf(e.getMessage()));
-    }
-
-    @ExceptionHandler(IllegalStateException.class)
-    public ProblemDetail conflict(IllegalStateException e) {
-        return ProblemDetail.forStatusAndDetail(HttpStatus.CONFLICT, String.valueOf(e.getMessage()));
+    @ExceptionHandler({IllegalArgumentException.class, NoSuchElementException.class, IllegalStateException.class})
+    public ProblemDetail refused(RuntimeException e) {
+        return ProblemDetail.forStatusAndDetail(statusOf(e), String.valueOf(e.getMessage()));
     }
 }

@@ -1,12 +1,13 @@
 package dev.toolonce.executor.deadletter;
 
 import dev.toolonce.security.TenantScope;
+import dev.toolonce.security.web.ProblemAdvice;
 import dev.toolonce.security.web.Limits;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.NoSuchElementException;
+import org.springframework.http.HttpStatus;
 import org.springframework.security.access.prepost.PreAuthorize;
 import org.springframework.security.core.Authentication;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -78,12 +79,11 @@ public class DeadLetterController {
                 out.add(letters.replay(id, scope, who.getName(), r.reason()));
                 replayed++;
             } catch (RuntimeException e) { // each on its own: the answer says what became of every id
+                HttpStatus refusal = ProblemAdvice.statusOf(e);
                 Map<String, Object> m = new LinkedHashMap<>();
                 m.put("id", id);
-                m.put("status", e instanceof NoSuchElementException ? 404 : e instanceof IllegalArgumentException ? 400
-                        : e instanceof IllegalStateException ? 409 : 500);
-                m.put("refused", e instanceof NoSuchElementException || e instanceof IllegalArgumentException
-                        || e instanceof IllegalStateException ? e.getMessage() : "failed, nothing sent: " + e);
+                m.put("status", refusal == null ? 500 : refusal.value());
+                m.put("refused", refusal == null ? "failed, nothing sent: " + e : e.getMessage());
                 out.add(m);
             }
         }

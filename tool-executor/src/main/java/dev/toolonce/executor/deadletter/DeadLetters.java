@@ -1,5 +1,7 @@
 package dev.toolonce.executor.deadletter;
 
+import static dev.toolonce.messaging.SignedRecords.header;
+
 import dev.toolonce.executor.ledger.DeadLetterReplayStore;
 import dev.toolonce.schemas.Contract;
 import dev.toolonce.security.TenantScope;
@@ -159,7 +161,8 @@ public final class DeadLetters {
             int scanned = 0;
             long deadline = System.nanoTime() + READ_BUDGET.toNanos();
             for (TopicPartition tp : parts) {
-                long next = Math.max(from.getOrDefault(tp.partition(), 0L), begin.get(tp));
+                long start = Math.max(from.getOrDefault(tp.partition(), 0L), begin.get(tp));
+                long next = start;
                 c.assign(List.of(tp));
                 c.seek(tp, next);
                 while (next < end.get(tp) && items.size() < limit && scanned < SCAN_BUDGET
@@ -174,13 +177,14 @@ public final class DeadLetters {
                         }
                         scanned++;
                         next = r.offset() + 1;
-                        if (visible(r, scope) && (code == null || code.equals(header(r, Contract.DLQ_ERROR_CODE)))) {
-                            items.add(summary(r));
+                        String tenant = tenant(r);
+                        if (visible(tenant, scope)
+                                && (code == null || code.equals(header(r, Contract.DLQ_ERROR_CODE)))) {
+                            items.add(summary(r, tenant));
                         }
                     }
                 }
-                if (next < end.get(tp) && scanned == 0 && items.isEmpty()
-                        && next == Math.max(from.getOrDefault(tp.partition(), 0L), begin.get(tp))) {
+                if (next < end.get(tp) && scanned == 0 && items.isEmpty() && next == start) {
                     // nothing read at all (the broker did not answer in time): a cursor to the same place would loop
                     throw new ResponseStatusException(HttpStatus.SERVICE_UNAVAILABLE, "topic " + topic
                             + " could not be read within " + READ_BUDGET + ": try again");
@@ -196,8 +200,9 @@ public final class DeadLetters {
 
     /** One dead letter with its headers, key and value, and every replay of it. */
     public Map<String, Object> show(String id, TenantScope scope) {
-        ConsumerRecord<byte[], byte[]> r = read(Place.parse(id), scope);
-        Map<String, Object> m = summary(r);
+        Letter letter = read(Place.parse(id), scope);
+        ConsumerRecord<byte[], byte[]> r = letter.record();
+        Map<String, Object> m = summary(r, letter.tenant());
         Map<String, String> headers = new LinkedHashMap<>();
         for (Header h : r.headers()) {
             headers.put(h.key(), text(h.value()).get("text"));
@@ -217,7 +222,8 @@ public final class DeadLetters {
      */
     public Map<String, Object> replay(String id, TenantScope scope, String principal, String reason) {
         Place place = Place.parse(id);
-        ConsumerRecord<byte[], byte[]> r = read(place, scope);
+        Letter letter = read(place, scope);
+        ConsumerRecord<byte[], byte[]> r = letter.record();
         String to = header(r, Contract.DLQ_ORIGINAL_TOPIC);
         if (to == null || !replayTopics.contains(to)) {
             throw new IllegalStateException("dead letter " + id + " came from " + (to == null ? "no named topic" : to)
@@ -250,7 +256,7 @@ public final class DeadLetters {
         m.put("messageId", header(r, Contract.CE_ID));
         try {
             replays.record(new DeadLetterReplayStore.Replay(r.topic(), r.partition(), r.offset(),
-                    header(r, Contract.DLQ_ERROR_CODE), tenant(r), header(r, Contract.CE_ID), to, sent.partition(),
+                    header(r, Contract.DLQ_ERROR_CODE), letter.tenant(), header(r, Contract.CE_ID), to, sent.partition(),
                     sent.offset(), principal, reason));
             m.put("audited", true);
         } catch (RuntimeException e) { // sent all the same: say so, rather than fail a replay that happened
@@ -272,7 +278,11 @@ public final class DeadLetters {
         }
     }
 
-    private ConsumerRecord<byte[], byte[]> read(Place place, TenantScope scope) {
+    /** A dead letter and the tenant its value names (null: none), read once. */
+    private record Letter(ConsumerRecord<byte[], byte[]> record, String tenant) {
+    }
+
+    private Letter read(Place place, TenantScope scope) {
         known(place.topic());
         TopicPartition tp = new TopicPartition(place.topic(), place.partition());
         try (Consumer<byte[], byte[]> c = consumer()) {
@@ -288,8 +298,9 @@ public final class DeadLetters {
             long deadline = System.nanoTime() + READ_BUDGET.toNanos();
             while (System.nanoTime() < deadline) {
                 for (ConsumerRecord<byte[], byte[]> r : c.poll(POLL).records(tp)) {
-                    if (r.offset() == place.offset() && visible(r, scope)) {
-                        return r;
+                    Letter letter = r.offset() == place.offset() ? new Letter(r, tenant(r)) : null;
+                    if (letter != null && visible(letter.tenant(), scope)) {
+                        return letter;
                     }
                     if (r.offset() >= place.offset()) { // there (not ours), or gone (a compacted or aborted offset)
                         throw new NoSuchElementException("no dead letter " + place.id());
@@ -325,12 +336,9 @@ public final class DeadLetters {
                 .sorted(java.util.Comparator.comparingInt(TopicPartition::partition)).toList();
     }
 
-    private static boolean visible(ConsumerRecord<byte[], byte[]> r, TenantScope scope) {
-        if (scope.all()) {
-            return true;
-        }
-        String tenant = tenant(r);
-        return tenant != null && scope.includes(tenant);
+    /** Whether the scope sees a dead letter of {@code tenant}: its own tenants', and those of none to every tenant's. */
+    private static boolean visible(String tenant, TenantScope scope) {
+        return scope.all() || tenant != null && scope.includes(tenant);
     }
 
     /** The tenant the record's value names, or null when it names none (or cannot be read). */
@@ -348,7 +356,7 @@ public final class DeadLetters {
         }
     }
 
-    private static Map<String, Object> summary(ConsumerRecord<byte[], byte[]> r) {
+    private static Map<String, Object> summary(ConsumerRecord<byte[], byte[]> r, String tenant) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("id", new Place(r.topic(), r.partition(), r.offset()).id());
         m.put("deadLetteredAt", Instant.ofEpochMilli(r.timestamp()).toString());
@@ -357,7 +365,7 @@ public final class DeadLetters {
         m.put("originalTopic", header(r, Contract.DLQ_ORIGINAL_TOPIC));
         m.put("originalPartition", header(r, Contract.DLQ_ORIGINAL_PARTITION));
         m.put("originalOffset", header(r, Contract.DLQ_ORIGINAL_OFFSET));
-        m.put("tenantId", tenant(r));
+        m.put("tenantId", tenant);
         m.put("messageId", header(r, Contract.CE_ID));
         m.put("type", header(r, Contract.CE_TYPE));
         m.put("key", r.key() == null ? null : text(r.key()).get("text"));
@@ -373,12 +381,6 @@ public final class DeadLetters {
         } catch (NumberFormatException e) {
             return r.timestamp();
         }
-    }
-
-    /** The last value of a header as UTF-8 text (malformed bytes replaced), or null when the record has none. */
-    private static String header(ConsumerRecord<byte[], byte[]> r, String name) {
-        Header h = r.headers().lastHeader(name);
-        return h == null || h.value() == null ? null : new String(h.value(), StandardCharsets.UTF_8);
     }
 
     /** Bytes as UTF-8 text when they are valid UTF-8, otherwise as base64: never silently altered. */
