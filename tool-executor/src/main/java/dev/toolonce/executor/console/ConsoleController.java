@@ -18,6 +18,7 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.ResponseBody;
+import org.springframework.web.server.ResponseStatusException;
 import org.springframework.web.util.UriUtils;
 
 /**
@@ -53,7 +54,7 @@ public class ConsoleController {
     @GetMapping("/console/tasks-api/**")
     @PreAuthorize("hasRole('VIEWER')")
     @ResponseBody
-    public ResponseEntity<byte[]> readTasks(HttpServletRequest request) throws IOException {
+    public ResponseEntity<byte[]> readTasks(HttpServletRequest request) {
         return forward(request, null);
     }
 
@@ -64,8 +65,7 @@ public class ConsoleController {
     @PostMapping("/console/tasks-api/**")
     @PreAuthorize("hasRole('OPERATOR')")
     @ResponseBody
-    public ResponseEntity<byte[]> changeTask(HttpServletRequest request, @RequestBody(required = false) byte[] body)
-            throws IOException {
+    public ResponseEntity<byte[]> changeTask(HttpServletRequest request, @RequestBody(required = false) byte[] body) {
         return forward(request, body == null ? new byte[0] : body);
     }
 
@@ -90,7 +90,7 @@ public class ConsoleController {
         return URI.create(tasksUrl.toString().replaceAll("/+$", "") + "/api/v1" + path + query);
     }
 
-    private ResponseEntity<byte[]> forward(HttpServletRequest request, byte[] body) throws IOException {
+    private ResponseEntity<byte[]> forward(HttpServletRequest request, byte[] body) {
         if (tasksUrl == null) {
             throw new IllegalStateException("this executor knows no task API: set toolonce.operator.tasks-url "
                     + "(TOOLONCE_TASKS_URL) to the agent side's URL");
@@ -111,9 +111,8 @@ public class ConsoleController {
             return ResponseEntity.status(r.statusCode()).header(HttpHeaders.CONTENT_TYPE,
                     problem ? "application/problem+json" : "application/json").body(r.body());
         } catch (IOException e) {
-            return ResponseEntity.status(HttpStatus.BAD_GATEWAY).header(HttpHeaders.CONTENT_TYPE,
-                    "application/problem+json").body(("{\"title\":\"Bad Gateway\",\"status\":502,\"detail\":\"the task "
-                    + "API at the configured URL did not answer\"}").getBytes(StandardCharsets.UTF_8));
+            throw new ResponseStatusException(HttpStatus.BAD_GATEWAY, "the task API at the configured URL did not "
+                    + "answer");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);
