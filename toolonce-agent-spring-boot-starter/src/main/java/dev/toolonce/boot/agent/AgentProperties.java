@@ -60,13 +60,17 @@ public record AgentProperties(
 
     /** The shards as the executors know them. */
     public TenantShards tenantShards() {
+        return map(shards);
+    }
+
+    private static TenantShards map(List<Shard> shards) {
         return TenantShards.of(shards.stream().map(s -> new TenantShards.Shard(s.name(), s.tenants())).toList());
     }
 
     public AgentProperties {
         shards = shards == null ? List.of() : List.copyOf(shards);
         try {
-            TenantShards.of(shards.stream().map(s -> new TenantShards.Shard(s.name(), s.tenants())).toList());
+            map(shards);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("toolonce.agent.shards: " + e.getMessage(), e);
         }
