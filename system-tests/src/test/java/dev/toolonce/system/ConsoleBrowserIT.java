@@ -64,13 +64,7 @@ class ConsoleBrowserIT {
     static void start() throws Exception {
         f = new Fixtures(SystemStack.get());
         f.clearFaults();
-        operator = TestTokens.create("console-operator", Role.OPERATOR, f.tenant);
-        for (String base : List.of(f.stack.executorUrl, f.stack.consumerUrl)) { // both have read the token file
-            await().atMost(WAIT).until(() -> java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest
-                    .newBuilder(java.net.URI.create(base + "/api/v1/no-such-path"))
-                    .header("Authorization", "Bearer " + operator).build(),
-                    java.net.http.HttpResponse.BodyHandlers.discarding()).statusCode() != 401);
-        }
+        operator = f.loaded(TestTokens.create("console-operator", Role.OPERATOR, f.tenant));
         DataSource ds = TestStack.pooled(f.stack.jdbcUrl);
         JdbcTemplate jdbc = new JdbcTemplate(ds);
         tasks = new TaskEngine(new TaskStore(jdbc, "agent"),

@@ -1,5 +1,7 @@
 package dev.toolonce.system;
 
+import static org.awaitility.Awaitility.await;
+
 import dev.toolonce.agent.publish.IntentPublisher;
 import dev.toolonce.schemas.Contract;
 import dev.toolonce.schemas.EventCodec;
@@ -88,6 +90,21 @@ final class Fixtures implements AutoCloseable {
     /** GET /_faults → injected.{tool}.{kind}. */
     long injected(String tool, String kind) throws Exception {
         return getJson(stack.sandboxUrl + "/_faults").path("injected").path(tool).path(kind).asLong();
+    }
+
+    /**
+     * Waits until the executor and the agent side have read the token file since {@code bearer} was added to it (they
+     * re-read it within half a second): until then it is unknown (401).
+     *
+     * @return {@code bearer}
+     */
+    String loaded(String bearer) {
+        for (String base : java.util.List.of(stack.executorUrl, stack.consumerUrl)) {
+            await().atMost(java.time.Duration.ofSeconds(10)).until(() -> http.send(HttpRequest.newBuilder(
+                    URI.create(base + "/api/v1/no-such-path")).header("Authorization", "Bearer " + bearer).build(),
+                    HttpResponse.BodyHandlers.discarding()).statusCode() != 401);
+        }
+        return bearer;
     }
 
     JsonNode getJson(String url) throws Exception {

@@ -319,13 +319,7 @@ class OperatorApiIT {
         return HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
     }
 
-    /** Waits until the executor and the agent side read the token file since {@code bearer} was added to it. */
     private static String loaded(String bearer) {
-        for (String base : List.of(f.stack.executorUrl, f.stack.consumerUrl)) {
-            await().atMost(Duration.ofSeconds(10)).until(() -> HTTP.send(HttpRequest.newBuilder(URI.create(base
-                    + "/api/v1/no-such-path")).header("Authorization", "Bearer " + bearer).build(),
-                    HttpResponse.BodyHandlers.ofString()).statusCode() != 401);
-        }
-        return bearer;
+        return f.loaded(bearer);
     }
 }
