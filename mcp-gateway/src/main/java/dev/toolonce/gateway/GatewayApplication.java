@@ -15,7 +15,16 @@ public class GatewayApplication {
                 .properties("spring.config.name=toolonce-gateway,application");
     }
 
+    /**
+     * Runs the gateway; a start that fails ends the process with status 1 (Spring Boot has logged why). Without this
+     * the JVM stayed up after a failed start, held by threads the MCP server had already started (its session
+     * sweeper, Reactor's schedulers), and an orchestrator saw a live container that never became ready.
+     */
     public static void main(String[] args) {
-        builder().run(args);
+        try {
+            builder().run(args);
+        } catch (RuntimeException | Error e) {
+            System.exit(1);
+        }
     }
 }

@@ -10,6 +10,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *
  * @param executorUrl      the executor whose {@code /executor/catalogue} lists the tools
  * @param catalogueToken   a viewer token for the catalogue
+ * @param catalogueWait    how long the start waits for an executor that cannot be reached yet (or answers 502-504)
+ *                         before it fails; a refusal (401, 403) fails at once
  * @param tools            {@code tool/operation} entries to offer; empty for the whole catalogue
  * @param answerWait       how long a {@code tools/call} waits for the answer before it answers pending
  * @param progressEvery    how often a waiting call sends a progress notification (when the client asked for them)
@@ -19,6 +21,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 public record GatewayProperties(
         String executorUrl,
         String catalogueToken,
+        @DefaultValue("2m") Duration catalogueWait,
         List<String> tools,
         @DefaultValue("30s") Duration answerWait,
         @DefaultValue("1s") Duration progressEvery,

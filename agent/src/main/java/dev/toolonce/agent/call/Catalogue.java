@@ -19,7 +19,8 @@ public final class Catalogue {
      * @param executor the executor's base URL, e.g. {@code http://127.0.0.1:18081}
      * @param token    a bearer token of role viewer
      * @param only     {@code tool/operation} entries to keep; empty for every operation
-     * @throws IllegalStateException when the executor does not answer 200, naming its status
+     * @throws Unavailable when the executor cannot be reached or answers 502, 503 or 504 (it may answer later)
+     * @throws IllegalStateException when the executor answers another status than 200, naming it
      * @throws IllegalArgumentException when an entry of {@code only} is not in the catalogue
      */
     public static List<CatalogueTool> fetch(URI executor, String token, Collection<String> only) {
@@ -30,16 +31,26 @@ public final class Catalogue {
             response = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build()
                     .send(request, HttpResponse.BodyHandlers.ofByteArray());
         } catch (IOException e) {
-            throw new IllegalStateException("cannot read the catalogue at " + request.uri() + ": " + e, e);
+            throw new Unavailable("cannot read the catalogue at " + request.uri() + ": " + e, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while reading the catalogue at " + request.uri(), e);
+        }
+        if (response.statusCode() == 502 || response.statusCode() == 503 || response.statusCode() == 504) {
+            throw new Unavailable("the catalogue at " + request.uri() + " answered " + response.statusCode(), null);
         }
         if (response.statusCode() != 200) {
             throw new IllegalStateException("the catalogue at " + request.uri() + " answered " + response.statusCode()
                     + (response.statusCode() == 401 || response.statusCode() == 403 ? " (needs a viewer token)" : ""));
         }
         return select(CatalogueTool.parse(new EventCodec().parse(response.body())), only);
+    }
+
+    /** The executor is not there yet, or not ready: the same request may succeed later (a refusal never will). */
+    public static final class Unavailable extends IllegalStateException {
+        public Unavailable(String message, Throwable cause) {
+            super(message, cause);
+        }
     }
 
     /** The operations named in {@code only} ({@code tool/operation}), or all of them when it is empty. */
