@@ -1,20 +1,20 @@
 #!/usr/bin/env bash
 # ./toolonce up --images | down --images | status --images | demo --images: the local stack with every ToolOnce
 # service from its image (compose.yaml beside this file, run by podman-compose): two executors, two relays (active
-# + warm standby), the result consumer and the sandbox tools, against the PostgreSQL and Kafka of
+# + warm standby), the result consumer, the MCP gateway and the sandbox tools, against the PostgreSQL and Kafka of
 # deploy/local/stack.sh (processes: no image of them exists here, compose.yaml says why).
 #
 #   stack.sh up       infra-up, stop the jar services of the same TOOLONCE_HOME (same ports), make the mounted
 #                     configuration ($TOOLONCE_HOME/images-etc: the stack's tokens and keyring, copied for uid 10001,
 #                     and deploy/k8s/base/config/toolonce-executor.yml), start the containers in two steps
-#                     (schemas first, then the relays) and wait until each answers 200 on /ready
+#                     (schemas first, then the relays and the gateway) and wait until each answers 200 on /ready
 #   stack.sh down     remove the containers (PostgreSQL and Kafka stay: ./toolonce down stops them)
 #   stack.sh status   the containers and each /ready
 #   stack.sh env      shell-sourceable variables for the demo and the CLIs (as deploy/local/stack.sh env)
 #   stack.sh demo     the demo workload against the containers (DEMO_OPERATIONS, DEMO_SAGAS, DEMO_TIMEOUT_SECONDS)
 #
-# Ports: the local stack's (SANDBOX_PORT 18080, EXECUTOR_PORT 18081, RELAY_PORT 18082, CONSUMER_PORT 18083) and
-# EXECUTOR2_PORT 18084, RELAY2_PORT 18085 for the second executor and relay.
+# Ports: the local stack's (SANDBOX_PORT 18080, EXECUTOR_PORT 18081, RELAY_PORT 18082, CONSUMER_PORT 18083,
+# GATEWAY_PORT 18085) and EXECUTOR2_PORT 18084, RELAY2_PORT 18086 for the second executor and relay.
 set -euo pipefail
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 HERE="$REPO_ROOT/deploy/compose"
@@ -25,11 +25,12 @@ export TOOLONCE_HOME="${TOOLONCE_HOME:-$REPO_ROOT/.local}"
 mkdir -p "$TOOLONCE_HOME"
 export TOOLONCE_ETC="$TOOLONCE_HOME/images-etc"
 export SANDBOX_PORT="${SANDBOX_PORT:-18080}" EXECUTOR_PORT="${EXECUTOR_PORT:-18081}" RELAY_PORT="${RELAY_PORT:-18082}"
-export CONSUMER_PORT="${CONSUMER_PORT:-18083}" EXECUTOR2_PORT="${EXECUTOR2_PORT:-18084}" RELAY2_PORT="${RELAY2_PORT:-18085}"
+export CONSUMER_PORT="${CONSUMER_PORT:-18083}" EXECUTOR2_PORT="${EXECUTOR2_PORT:-18084}" RELAY2_PORT="${RELAY2_PORT:-18086}"
+export GATEWAY_PORT="${GATEWAY_PORT:-18085}"
 declare -A PORT=([sandbox-tools]=$SANDBOX_PORT [tool-executor-1]=$EXECUTOR_PORT [tool-executor-2]=$EXECUTOR2_PORT
-  [inbox-consumer]=$CONSUMER_PORT [outbox-relay-1]=$RELAY_PORT [outbox-relay-2]=$RELAY2_PORT)
+  [inbox-consumer]=$CONSUMER_PORT [outbox-relay-1]=$RELAY_PORT [outbox-relay-2]=$RELAY2_PORT [mcp-gateway]=$GATEWAY_PORT)
 FIRST=(sandbox-tools tool-executor-1 tool-executor-2 inbox-consumer)
-SECOND=(outbox-relay-1 outbox-relay-2)
+SECOND=(outbox-relay-1 outbox-relay-2 mcp-gateway)
 log() { echo "[images-stack] $*"; }
 die() { echo "[images-stack] ERROR: $*" >&2; exit 1; }
 
@@ -77,7 +78,7 @@ etc_dir() {
 
 cmd_up() {
   local svc started=$SECONDS
-  for svc in outbox-relay tool-executor inbox-consumer sandbox-tools; do
+  for svc in "${IMAGE_SERVICES[@]}"; do
     podman image exists "localhost/toolonce/$svc:$VERSION" || die "no image localhost/toolonce/$svc:$VERSION: ./toolonce images"
   done
   "$LOCAL" infra-up
@@ -85,6 +86,8 @@ cmd_up() {
   eval "$(grep -E '^(PG_PORT|KAFKA_PORT)=' "$TOOLONCE_HOME/ports.env")"
   export PG_PORT KAFKA_PORT
   etc_dir
+  GATEWAY_CATALOGUE_TOKEN="$(<"$TOOLONCE_HOME/gateway.token")"
+  export GATEWAY_CATALOGUE_TOKEN
   log "starting ${FIRST[*]} (podman-compose, images $VERSION)"
   compose up -d "${FIRST[@]}" >"$TOOLONCE_HOME/logs/compose-up.log" 2>&1 || { cat "$TOOLONCE_HOME/logs/compose-up.log" >&2; die "podman-compose up failed"; }
   wait_ready "${FIRST[@]}"
@@ -121,6 +124,7 @@ cmd_env() {
   fi
   echo "RELAY_URL=http://127.0.0.1:$relay"
   echo "CONSUMER_URL=http://127.0.0.1:$CONSUMER_PORT"
+  echo "MCP_URL=http://127.0.0.1:$GATEWAY_PORT/mcp"
   echo "TOOLONCE_TOKEN_FILE=$TOOLONCE_HOME/admin.token"
   echo "TOOLONCE_SIGNING_KEYRINGFILE=$TOOLONCE_HOME/keyring"
 }

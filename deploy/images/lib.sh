@@ -1,9 +1,10 @@
 # Shared by deploy/images/build.sh and test.sh (sourced, not run).
 # shellcheck shell=bash
 VERSION=0.1.0-SNAPSHOT
-IMAGE_SERVICES=(outbox-relay tool-executor inbox-consumer sandbox-tools)
+IMAGE_SERVICES=(outbox-relay tool-executor inbox-consumer sandbox-tools mcp-gateway)
 # The port each image listens on unless SERVER_PORT says otherwise: the local stack's (README, Configuration).
-declare -A IMAGE_PORT=([sandbox-tools]=18080 [tool-executor]=18081 [outbox-relay]=18082 [inbox-consumer]=18083)
+declare -A IMAGE_PORT=([sandbox-tools]=18080 [tool-executor]=18081 [outbox-relay]=18082 [inbox-consumer]=18083
+  [mcp-gateway]=18085)
 
 # podman's defaults do not work on these machines: crun fails on a hybrid cgroup hierarchy ('runc' works), and the
 # default ulimits exceed what the VM lets a container set (no CAP_SYS_RESOURCE). Unless the caller names a

@@ -1,17 +1,21 @@
 #!/usr/bin/env bash
 # ./toolonce images --test: the images, run for real. Builds them (unless --no-build), starts a private PostgreSQL and
 # Kafka broker (deploy/local/stack.sh infra-up in a TOOLONCE_HOME of its own, ports IMAGES_IT_PORT..+6, default
-# 23480..23486), runs the four images under podman with host networking and the configuration mounted at
+# 23480..23488), runs the five images under podman with host networking and the configuration mounted at
 # /etc/toolonce, and checks:
 #   - every container runs as uid 10001 (PID 1's real uid, and the image's USER), becomes ready on /ready and
 #     healthy by its own HEALTHCHECK, and carries the OCI labels of this revision; loopback unless SERVER_ADDRESS;
-#   - anonymous requests are refused with 401 (executor, relay, consumer); a token of the mounted tokens file is
+#   - anonymous requests are refused with 401 (executor, relay, consumer, the gateway's MCP endpoint, which names its
+#     protected resource metadata); a token of the mounted tokens file is
 #     accepted, a token of another file is not, and a token added to the mounted file afterwards is accepted;
 #   - the executor's heap follows the container's memory limit (-XX:MaxRAMPercentage=60 of --memory 512m);
 #   - the executor reads the mounted tool YAML (a tool of its own, its credential from the environment, the secret in
 #     no log line), refuses to start with a broken one naming the tool, and refuses to start without the keyring;
-#   - the demo workload, signed with the mounted keyring, runs through the four containers:
+#     the gateway ends (exit 1) when the executor refuses its catalogue token;
+#   - the demo workload, signed with the mounted keyring, runs through the containers:
 #     duplicate_side_effects=0 lost=0 stuck=0;
+#   - an MCP client (curl, JSON-RPC over Streamable HTTP) lists the gateway's tools and calls payments_charge twice
+#     with one idempotency key: both answers COMMITTED with one charge id, the second replayed, one charge made;
 #   - the executor stops on SIGTERM (podman stop) by itself, within its grace period.
 # Prints one line per check and 'N passed, N failed'; exits 1 if any failed. Removes its containers and stops its
 # PostgreSQL and Kafka (--keep leaves them, and prints how to remove them). Takes a few minutes on 2 cores.
@@ -39,8 +43,9 @@ die() { echo "[images-test] ERROR: $*" >&2; exit 1; }
 base=${IMAGES_IT_PORT:-23480}
 export PG_PORT=$base KAFKA_PORT=$((base + 1)) KAFKA_CONTROLLER_PORT=$((base + 2))
 SANDBOX_PORT=$((base + 3)) EXECUTOR_PORT=$((base + 4)) RELAY_PORT=$((base + 5)) CONSUMER_PORT=$((base + 6))
+GATEWAY_PORT=$((base + 7)) REFUSED_PORT=$((base + 8))
 declare -A SVC_PORT=([sandbox-tools]=$SANDBOX_PORT [tool-executor]=$EXECUTOR_PORT [outbox-relay]=$RELAY_PORT
-  [inbox-consumer]=$CONSUMER_PORT)
+  [inbox-consumer]=$CONSUMER_PORT [mcp-gateway]=$GATEWAY_PORT)
 # the local stack.sh, pointed at a home and ports of this test's own
 export TOOLONCE_HOME="$WORK/it-home"
 STACK="$REPO_ROOT/deploy/local/stack.sh"
@@ -114,7 +119,7 @@ refused_start() {
   CONTAINERS+=("$name")
   podman run --name "$name" --network host --no-healthcheck --memory 512m \
     -e TOOLONCE_PG_URL="jdbc:postgresql://127.0.0.1:$PG_PORT/toolonce" -e KAFKA_BOOTSTRAP="127.0.0.1:$KAFKA_PORT" \
-    -e SANDBOX_URL="http://127.0.0.1:$SANDBOX_PORT" -e SERVER_PORT="$((base + 7))" \
+    -e SANDBOX_URL="http://127.0.0.1:$SANDBOX_PORT" -e SERVER_PORT="$REFUSED_PORT" \
     -v "$etc:/etc/toolonce:ro" "$@" "localhost/toolonce/$svc:$VERSION" >/dev/null 2>&1 &
   local pid=$! deadline=$((SECONDS + 150))
   while kill -0 "$pid" 2>/dev/null && (( SECONDS < deadline )); do sleep 1; done
@@ -141,8 +146,8 @@ containers_conf "$WORK"
 for svc in "${IMAGE_SERVICES[@]}"; do
   podman image exists "localhost/toolonce/$svc:$VERSION" || die "no image localhost/toolonce/$svc:$VERSION: run ./toolonce images"
 done
-for port in $PG_PORT $KAFKA_PORT $KAFKA_CONTROLLER_PORT "${SVC_PORT[@]}" $((base + 7)); do
-  [[ -z "$(ss -Hltn "sport = :$port" 2>/dev/null)" ]] || die "port $port is in use: set IMAGES_IT_PORT to a free range of 8"
+for port in $PG_PORT $KAFKA_PORT $KAFKA_CONTROLLER_PORT "${SVC_PORT[@]}" $REFUSED_PORT; do
+  [[ -z "$(ss -Hltn "sport = :$port" 2>/dev/null)" ]] || die "port $port is in use: set IMAGES_IT_PORT to a free range of 9"
 done
 trap cleanup EXIT
 
@@ -155,6 +160,9 @@ log "PostgreSQL on $PG_PORT and Kafka on $KAFKA_PORT (TOOLONCE_HOME=$TOOLONCE_HO
 (umask 077
  tokens_cli create --file "$ETC/tokens" --role admin --tenant '*' --name images-it-admin >"$IT/admin.token" 2>/dev/null
  tokens_cli create --file "$ETC/tokens" --role viewer --tenant acme --name images-it-viewer >"$IT/viewer.token" 2>/dev/null
+ # the gateway reads the executor's catalogue with a viewer token; MCP clients call tools with an operator's
+ tokens_cli create --file "$ETC/tokens" --role viewer --tenant '*' --name images-it-gateway >"$IT/gateway.token" 2>/dev/null
+ tokens_cli create --file "$ETC/tokens" --role operator --tenant acme --name images-it-mcp >"$IT/mcp.token" 2>/dev/null
  tokens_cli create --file "$IT/other/tokens" --role admin --tenant '*' --name not-mounted >"$IT/other.token" 2>/dev/null
  keys_cli create --file "$ETC/keyring" --power intent --power compensate --power task --tenant '*' --name images-it-agents >/dev/null 2>&1
  keys_cli create --file "$ETC/keyring" --power result --tenant '*' --name images-it-executor >/dev/null 2>&1)
@@ -177,14 +185,18 @@ sed -i 's/^        operations:/        capabilities: [EXACTLY_ONCE]\n        ope
 chown -R 10001:10001 "$ETC" "$IT/etc-nokeyring" "$IT/etc-badtool"
 chmod 0700 "$ETC"
 
-# ---------------------------------------------------------------- the four services from their images
+# ---------------------------------------------------------------- the five services from their images
 declare -A NAME
-for svc in sandbox-tools tool-executor inbox-consumer outbox-relay; do   # stack.sh's order: schemas before the relay
+# stack.sh's order: schemas before the relay, the gateway last (it reads the executor's catalogue when it starts)
+for svc in sandbox-tools tool-executor inbox-consumer outbox-relay mcp-gateway; do
   NAME[$svc]="toolonce-$RUN_ID-$svc"
   if [[ $svc == tool-executor ]]; then
     run_container "$svc" "${NAME[$svc]}" -e IMAGECHECK_API_KEY="$IMAGECHECK_SECRET"
   elif [[ $svc == inbox-consumer ]]; then   # what docs/operations.md §6 says to set on a bridge network or in a pod
     run_container "$svc" "${NAME[$svc]}" -e SERVER_ADDRESS=0.0.0.0
+  elif [[ $svc == mcp-gateway ]]; then
+    run_container "$svc" "${NAME[$svc]}" -e EXECUTOR_URL="http://127.0.0.1:$EXECUTOR_PORT" \
+      -e TOOLONCE_GATEWAY_CATALOGUE_TOKEN="$(<"$IT/gateway.token")"
   else
     run_container "$svc" "${NAME[$svc]}"
   fi
@@ -216,6 +228,15 @@ executor="http://127.0.0.1:$EXECUTOR_PORT"
 check "executor: anonymous GET /review is 401" test "$(http_code "$executor/review")" = 401
 check "relay: anonymous GET /relay/stats is 401" test "$(http_code "http://127.0.0.1:$RELAY_PORT/relay/stats")" = 401
 check "consumer: anonymous GET /tasks is 401" test "$(http_code "http://127.0.0.1:$CONSUMER_PORT/tasks")" = 401
+gateway="http://127.0.0.1:$GATEWAY_PORT"
+anonymous="$(curl -s -o /dev/null -D - -m 5 -X POST -H 'Content-Type: application/json' \
+  -H 'Accept: application/json, text/event-stream' --data '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' \
+  "$gateway/mcp" | tr -d '\r' || true)"
+check "gateway: anonymous POST /mcp is 401 naming its resource metadata ($(head -1 <<<"$anonymous"))" \
+  grep -q "^WWW-Authenticate: Bearer resource_metadata=\"$gateway/.well-known/oauth-protected-resource\"" <<<"$anonymous"
+check "gateway: anonymous GET /actuator/prometheus is 401" test "$(http_code "$gateway/actuator/prometheus")" = 401
+check "gateway: the admin token reads /actuator/prometheus (200)" \
+  test "$(http_code "$gateway/actuator/prometheus" "$(<"$IT/admin.token")")" = 200
 check "executor: a viewer token of the mounted tokens file reads /review (200)" \
   test "$(http_code "$executor/review" "$(<"$IT/viewer.token")")" = 200
 check "executor: a token of another file is refused (401)" test "$(http_code "$executor/review" "$(<"$IT/other.token")")" = 401
@@ -242,6 +263,9 @@ check "executor: the tool credential from the environment appears in no log line
 refused_start tool-executor "$IT/etc-badtool" "tool 'imagecheck'" -e IMAGECHECK_API_KEY=x
 refused_start tool-executor "$IT/etc-nokeyring" "toolonce.signing.keyring-file=/etc/toolonce/keyring: no such file" \
   -e IMAGECHECK_API_KEY=x
+# a start that fails ends the gateway's process (its MCP server's threads once kept a failed JVM alive)
+refused_start mcp-gateway "$ETC" "answered 401 (needs a viewer token)" -e EXECUTOR_URL="$executor" \
+  -e TOOLONCE_GATEWAY_CATALOGUE_TOKEN=tot_not_a_token
 
 # ---------------------------------------------------------------- the demo through the containers
 demo_jar="$REPO_ROOT/demo/target/demo-$VERSION-exec.jar"
@@ -260,6 +284,41 @@ if [[ -f "$demo_jar" ]]; then
 else
   fail "demo: no $demo_jar (mvn -DskipTests package builds it)"
 fi
+
+# ---------------------------------------------------------------- MCP through the gateway's image
+# mcp METHOD PARAMS: one JSON-RPC request of the session in MCP_SESSION, the operator's token; prints the JSON answer
+# (Streamable HTTP answers either plain JSON or an event stream whose data lines hold it)
+MCP_SESSION="" MCP_ID=0
+mcp() {
+  local session=() body
+  MCP_ID=$((MCP_ID + 1))
+  [[ -n "$MCP_SESSION" ]] && session=(-H "Mcp-Session-Id: $MCP_SESSION")
+  body="$(curl -s -m 60 -D "$IT/mcp.headers" -H "Authorization: Bearer $(<"$IT/mcp.token")" \
+    -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' "${session[@]}" \
+    --data "{\"jsonrpc\":\"2.0\",\"id\":$MCP_ID,\"method\":\"$1\",\"params\":$2}" "$gateway/mcp" || true)"
+  sed -n 's/^data: *//p; /^{/p' <<<"$body" | grep -m1 "\"id\":$MCP_ID" || true
+}
+json() { python3 -c 'import json, sys; d = json.load(sys.stdin); print(eval(sys.argv[1], {"d": d}))' "$1"; }
+mcp initialize '{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"images-test","version":"1"}}' \
+  >"$IT/mcp-initialize.json"
+MCP_SESSION="$(tr -d '\r' <"$IT/mcp.headers" | sed -n 's/^[Mm]cp-[Ss]ession-[Ii]d: *//p')"
+curl -s -o /dev/null -m 5 -H "Authorization: Bearer $(<"$IT/mcp.token")" -H 'Content-Type: application/json' \
+  -H 'Accept: application/json, text/event-stream' -H "Mcp-Session-Id: $MCP_SESSION" \
+  --data '{"jsonrpc":"2.0","method":"notifications/initialized"}' "$gateway/mcp" || true
+tools="$(mcp tools/list '{}' | json '" ".join(sorted(t["name"] for t in d["result"]["tools"]))' 2>/dev/null || true)"
+check "gateway: an MCP session (${MCP_SESSION:0:8}…) lists the catalogue: $tools" grep -qw payments_charge <<<"$tools"
+charge='{"name":"payments_charge","arguments":{"amount":1250,"currency":"EUR","opId":"acme:images-mcp"},"_meta":{"dev.toolonce/idempotency-key":"images-mcp-1"}}'
+first="$(mcp tools/call "$charge" | json 'd["result"]["structuredContent"]' 2>/dev/null || true)"
+second="$(mcp tools/call "$charge" | json 'd["result"]["structuredContent"]' 2>/dev/null || true)"
+echo "  MCP tools/call #1 -> $first"
+echo "  MCP tools/call #2 -> $second"
+charges="$(curl -s -m 5 "http://127.0.0.1:$SANDBOX_PORT/_ledger?tool=payments" \
+  | json 'sum(e.get("count", 0) for e in d["effects"] if e.get("opId") == "acme:images-mcp")' 2>/dev/null || true)"
+same="$(python3 -c 'import ast, sys; a, b = (ast.literal_eval(x) for x in sys.argv[1:]); print(
+  a["status"] == b["status"] == "COMMITTED" and a["replayed"] is False and b["replayed"] is True
+  and a["externalObjectId"] == b["externalObjectId"] is not None)' "$first" "$second" 2>/dev/null || true)"
+check "gateway: the same MCP call twice is COMMITTED, one charge id, the second replayed" test "$same" = True
+check "gateway: one charge made by the two MCP calls (sandbox ledger: $charges)" test "$charges" = 1
 
 # ---------------------------------------------------------------- SIGTERM
 stop_start=$SECONDS

@@ -5,8 +5,8 @@
 #   k8s.sh test               render base and every overlay, validate every object (test/validate.mjs: the Kubernetes
 #                             API schemas, references, probes, limits, relay replicas, metric names in the code), and
 #                             check that the validator refuses a broken copy. Seconds; no podman, no cluster
-#   k8s.sh play [--keep]      podman kube play of the executor and result consumer Deployments (overlays/podman)
-#                             against the running local stack (./toolonce up): waits until both answer 200 on
+#   k8s.sh play [--keep]      podman kube play of the executor, result consumer and MCP gateway Deployments
+#                             (overlays/podman) against the running local stack (./toolonce up): waits until each answers 200 on
 #                             /actuator/health/readiness, prints the pods, then removes them (--keep leaves them)
 #
 # Needs kubectl (for its built-in kustomize: `kubectl kustomize` works without a cluster) and, for test, node and
@@ -15,6 +15,7 @@ set -euo pipefail
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 HERE="$REPO_ROOT/deploy/k8s"
 OUT="$HERE/target"
+PLAYED=(tool-executor inbox-consumer mcp-gateway)   # the Deployments 'play' runs (the relay needs a replication slot per replica)
 log() { echo "[k8s] $*"; }
 die() { echo "[k8s] ERROR: $*" >&2; exit 1; }
 
@@ -44,7 +45,8 @@ cmd_test() {
   node_deps
   node "$HERE/test/validate.mjs" "$REPO_ROOT" "$OUT"/rendered/*.yaml
   # the validator must refuse what it is there to refuse: a relay of three replicas, a Deployment without selector,
-  # a probe on a path that is no actuator group, a memory limit of 1 GiB, and a metric the code does not register
+  # a probe on a path that is no actuator group, a memory limit of 1 GiB, a metric the code does not register, and
+  # gateways whose Service would send a session's requests to any pod
   (cd "$HERE/test" && node --input-type=module -e '
     import fs from "node:fs"; import yaml from "js-yaml";
     const docs = yaml.loadAll(fs.readFileSync(process.argv[1], "utf8"));
@@ -53,6 +55,7 @@ cmd_test() {
     dep("tool-executor").spec.template.spec.containers[0].readinessProbe.httpGet.path = "/health";
     dep("tool-executor").spec.template.spec.containers[0].resources.limits.memory = "1Gi";
     delete dep("inbox-consumer").spec.selector;
+    delete docs.find((d) => d.kind === "Service" && d.metadata.name === "mcp-gateway").spec.sessionAffinity;
     const rule = docs.find((d) => d.kind === "PrometheusRule").spec.groups[0].rules[1];
     rule.expr = rule.expr.replace("toolonce_review_backlog", "toolonce_review_backlog_total");
     fs.writeFileSync(process.argv[2], docs.map((d) => yaml.dump(d)).join("---\n"));' \
@@ -61,7 +64,8 @@ cmd_test() {
   out="$(node "$HERE/test/validate.mjs" "$REPO_ROOT" "$OUT/broken.yaml" 2>&1)" || rc=$?
   local expect missing=0
   for expect in "outbox-relay has 3 replicas" "not /actuator/health/readiness" "is not at most 512Mi" \
-      "toolonce_review_backlog_total is registered by no meter" "must have required property selector"; do
+      "toolonce_review_backlog_total is registered by no meter" "must have required property selector" \
+      "its Service has no sessionAffinity: ClientIP"; do
     [[ "$out" == *"$expect"* ]] || { echo "FAIL the validator let a broken copy through: no '$expect'"; missing=1; }
   done
   (( rc != 0 && missing == 0 )) || { echo "$out"; die "the validator's self-check failed"; }
@@ -76,7 +80,7 @@ cmd_play() {
   source "$REPO_ROOT/deploy/images/lib.sh"
   containers_conf "$OUT"
   local svc
-  for svc in tool-executor inbox-consumer; do
+  for svc in "${PLAYED[@]}"; do
     podman image exists "localhost/toolonce/$svc:$VERSION" || die "no image localhost/toolonce/$svc:$VERSION: ./toolonce images"
   done
   local env; env="$("$REPO_ROOT/deploy/local/stack.sh" env)"
@@ -88,22 +92,26 @@ cmd_play() {
   local etc="$OUT/play/etc"
   rm -rf "$OUT/play"; mkdir -p "$etc"
   cp "$tokens" "$etc/tokens"; cp "$keyring" "$etc/keyring"; cp "$HERE/base/config/toolonce-executor.yml" "$etc/"
+  # the gateway's catalogue token: the local stack's (made once, its hash in the tokens file copied above)
+  "$REPO_ROOT/deploy/local/stack.sh" credentials >/dev/null
+  local catalogue; catalogue="$(<"${TOOLONCE_HOME:-$REPO_ROOT/.local}/gateway.token")"
   chown -R 10001:10001 "$etc"; chmod 0750 "$etc"; chmod 0440 "$etc"/*
   kustomize "$HERE/overlays/podman" | sed -e "s#PLAY_ETC#$etc#g" -e "s#PLAY_PG_URL#$pg#g" -e "s#PLAY_KAFKA#$kafka#g" \
-    -e "s#PLAY_SANDBOX#${sandbox:-http://127.0.0.1:18080}#g" >"$OUT/play/all.yaml"
+    -e "s#PLAY_SANDBOX#${sandbox:-http://127.0.0.1:18080}#g" -e "s#PLAY_CATALOGUE_TOKEN#$catalogue#g" >"$OUT/play/all.yaml"
   node_deps
-  # podman kube play takes Pods and Deployments (and a few more kinds): the two Deployments alone
+  # podman kube play takes Pods and Deployments (and a few more kinds): the three Deployments alone
   (cd "$HERE/test" && node --input-type=module -e '
     import fs from "node:fs"; import yaml from "js-yaml";
     const docs = yaml.loadAll(fs.readFileSync(process.argv[1], "utf8"))
-      .filter((d) => d?.kind === "Deployment" && ["tool-executor", "inbox-consumer"].includes(d.metadata.name));
+      .filter((d) => d?.kind === "Deployment" && process.argv[3].split(" ").includes(d.metadata.name));
     fs.writeFileSync(process.argv[2], docs.map((d) => yaml.dump(d, { lineWidth: -1 })).join("---\n"));' \
-    "$OUT/play/all.yaml" "$OUT/play/deployments.yaml")
-  log "podman kube play $OUT/play/deployments.yaml (executor on 18091, result consumer on 18093)"
+    "$OUT/play/all.yaml" "$OUT/play/deployments.yaml" "${PLAYED[*]}")
+  log "podman kube play $OUT/play/deployments.yaml (executor on 18091, result consumer on 18093, gateway on 18095)"
   podman kube down "$OUT/play/deployments.yaml" >/dev/null 2>&1 || true
   podman kube play "$OUT/play/deployments.yaml" || die "podman kube play failed"
   local started=$SECONDS port code ok=1 deadline=$((SECONDS + ${PLAY_READY_TIMEOUT:-420}))
-  for port in 18091 18093; do
+  # in this order: the gateway reads the played executor's catalogue when it starts (it restarts until it can)
+  for port in 18091 18093 18095; do
     code=000
     until [[ "$code" == 200 ]] || (( SECONDS > deadline )); do
       code="$(curl -s -o /dev/null -m 3 -w '%{http_code}' "http://127.0.0.1:$port/actuator/health/readiness" || true)"
@@ -112,11 +120,13 @@ cmd_play() {
     if [[ "$code" == 200 ]]; then log "ready: 127.0.0.1:$port/actuator/health/readiness 200 after $((SECONDS - started)) s"
     else log "NOT ready: 127.0.0.1:$port/actuator/health/readiness answered $code"; ok=0; fi
   done
-  podman pod ps --filter name=tool-executor --filter name=inbox-consumer
-  podman ps --filter pod=tool-executor-pod-0 --filter pod=inbox-consumer-pod-0 --format '{{.Names}} {{.Status}}'
+  local pods=() svc
+  for svc in "${PLAYED[@]}"; do pods+=(--filter "pod=$svc-pod-0"); done
+  podman pod ps --filter name=tool-executor --filter name=inbox-consumer --filter name=mcp-gateway
+  podman ps "${pods[@]}" --format '{{.Names}} {{.Status}}'
   mkdir -p "$OUT/play/logs"
   local c
-  for c in $(podman ps -a --filter pod=tool-executor-pod-0 --filter pod=inbox-consumer-pod-0 --format '{{.Names}}'); do
+  for c in $(podman ps -a "${pods[@]}" --format '{{.Names}}'); do
     podman logs "$c" >"$OUT/play/logs/$c.log" 2>&1 || true
   done
   if (( keep )); then log "kept: podman kube down $OUT/play/deployments.yaml removes them"

@@ -468,7 +468,7 @@ case "${1:-}" in
   down) services_down; kafka_down; pg_down ;;
   status) status ;;
   env) env_lines ;;
-  credentials) local_tokens; local_keys ;;   # the admin token and the keyring, for the images' stack (deploy/compose)
+  credentials) local_tokens; local_keys; gateway_token ;;   # the admin token, the keyring and the gateway's token, for the images' stack (deploy/compose)
   kafka-classpath) kafka_classpath ;;
   *) echo "usage: $0 infra-up|up|down|infra-down|services-down|status|env|credentials|kafka-classpath" >&2; exit 2 ;;
 esac

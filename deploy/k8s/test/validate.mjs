@@ -131,6 +131,12 @@ for (const file of files) {
   }
   const relay = byKind("Deployment").find((d) => d.metadata.name === "outbox-relay");
   if (relay && relay.spec.replicas !== 2) fail(file, `outbox-relay has ${relay.spec.replicas} replicas: active + standby is 2`);
+  // an MCP session lives in the gateway pod that opened it: more than one pod needs the Service to keep a client on one
+  const gateway = byKind("Deployment").find((d) => d.metadata.name === "mcp-gateway");
+  const gatewayService = byKind("Service").find((x) => x.metadata.name === "mcp-gateway");
+  if (gateway && gateway.spec.replicas > 1 && gatewayService?.spec.sessionAffinity !== "ClientIP") {
+    fail(file, `mcp-gateway has ${gateway.spec.replicas} replicas but its Service has no sessionAffinity: ClientIP`);
+  }
   for (const a of [...byKind("ScaledObject"), ...byKind("HorizontalPodAutoscaler")]) {
     const target = a.spec.scaleTargetRef.name;
     if (target === "outbox-relay") fail(file, `${a.kind}/${a.metadata.name} scales the relay, which is never autoscaled`);
