@@ -9,9 +9,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.awaitility.Awaitility;
 import org.awaitility.core.ConditionTimeoutException;
 import org.slf4j.Logger;
@@ -95,11 +98,22 @@ final class PodmanService {
     }
   }
 
-  /** GET /_ping on the socket: true when it answers 200 OK. */
+  /** GET /_ping on the socket: true when it answers 200 OK within 5 s (a unix channel has no read timeout). */
   static boolean answers(Path socket) {
     if (!Files.exists(socket)) {
       return false;
     }
+    try {
+      return CompletableFuture.supplyAsync(() -> ping(socket)).get(5, TimeUnit.SECONDS);
+    } catch (ExecutionException | TimeoutException e) {
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  private static boolean ping(Path socket) {
     try (SocketChannel channel = SocketChannel.open(StandardProtocolFamily.UNIX)) {
       channel.connect(UnixDomainSocketAddress.of(socket));
       channel.write(ByteBuffer.wrap("GET /_ping HTTP/1.0\r\nHost: podman\r\n\r\n".getBytes(StandardCharsets.US_ASCII)));

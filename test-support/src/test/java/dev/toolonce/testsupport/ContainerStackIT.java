@@ -38,7 +38,8 @@ class ContainerStackIT {
   @AfterAll
   static void dropSlot() throws SQLException {
     try (Connection c = connect(); Statement s = c.createStatement()) {
-      s.execute("select pg_drop_replication_slot(slot_name) from pg_replication_slots where slot_name = '" + SLOT + "'");
+      s.execute("select pg_drop_replication_slot(slot_name) from pg_replication_slots where slot_name = '"
+          + SLOT + "'");
     }
     System.out.println("[ContainerStackIT] stack started in " + stack.startMillis() + " ms: "
         + stack.containerNames());
