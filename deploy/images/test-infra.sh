@@ -165,12 +165,13 @@ size_table() {
   done
 }
 
-# bases of older recipes, unless a container still uses one
+# bases of older recipes, unless a container still uses one, and the images a rebuild untagged (only ours: by label)
 tidy() {
   local ref
   while IFS= read -r ref; do
     [[ "$ref" == "$BASE" ]] || podman rmi "$ref" >/dev/null 2>&1 || true
   done < <(podman images --format '{{.Repository}}:{{.Tag}}' --filter reference='localhost/toolonce/test-infra-base')
+  podman image prune -f --filter label=dev.toolonce.test-infra=true >/dev/null 2>&1 || true
 }
 
 require_tools
