@@ -31,6 +31,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>{@link #get()} resolves the stack once per JVM:
  * <ol>
+ *   <li>if the environment variable {@code TOOLONCE_TEST_INFRA} is {@code containers}, both run as containers
+ *       started by Testcontainers ({@link ContainerStack}; Maven's {@code -Pcontainers} profile provides what that
+ *       needs). The fault methods then refuse: a test that kills a broker needs the processes;</li>
  *   <li>if the environment variables {@code TOOLONCE_TEST_PG_URL} and {@code TOOLONCE_TEST_KAFKA}
  *       are both set, they are used as they are and nothing is started;</li>
  *   <li>otherwise, if {@code <user.dir>/target/test-stack} holds a stack that is still alive (PID
@@ -233,8 +236,9 @@ public final class TestStack {
 
   private InfraFaults local(String what) {
     if (faults == null) {
-      throw new IllegalStateException("cannot " + what + ": the test stack is external (TOOLONCE_TEST_PG_URL, "
-          + "TOOLONCE_TEST_KAFKA); unset them to let the tests start their own");
+      throw new IllegalStateException("cannot " + what + ": the test stack is external (TOOLONCE_TEST_INFRA="
+          + "containers, or TOOLONCE_TEST_PG_URL and TOOLONCE_TEST_KAFKA); unset them to let the tests start their "
+          + "own processes");
     }
     return faults;
   }
@@ -252,8 +256,29 @@ public final class TestStack {
 
   // ------------------------------------------------------------------ resolution
 
+  /**
+   * A stack over {@link ContainerStack}'s containers: the same JDBC URL and bootstrap address, and fault methods
+   * that refuse.
+   */
+  static TestStack overContainers(ContainerStack containers) {
+    return new TestStack(containers.jdbcUrl(), containers.kafkaBootstrap(), findRepoRoot(), null);
+  }
+
   private static TestStack resolve() {
     Path root = findRepoRoot();
+    String infra = System.getenv("TOOLONCE_TEST_INFRA");
+    if ("containers".equals(infra)) {
+      try {
+        return overContainers(ContainerStack.get());
+      } catch (NoClassDefFoundError e) {
+        throw new IllegalStateException("TOOLONCE_TEST_INFRA=containers needs Testcontainers on the test classpath:"
+            + " run Maven with -Pcontainers", e);
+      }
+    }
+    if (infra != null && !infra.isBlank() && !"processes".equals(infra)) {
+      throw new IllegalStateException("TOOLONCE_TEST_INFRA is '" + infra + "': 'processes' (the default) or"
+          + " 'containers'");
+    }
     String pgUrl = System.getenv("TOOLONCE_TEST_PG_URL");
     String kafka = System.getenv("TOOLONCE_TEST_KAFKA");
     if (pgUrl != null && !pgUrl.isBlank() && kafka != null && !kafka.isBlank()) {
