@@ -1,20 +1,23 @@
 #!/usr/bin/env bash
 # ./toolonce up --images | down --images | status --images | demo --images: the local stack with every ToolOnce
 # service from its image (compose.yaml beside this file, run by podman-compose): two executors, two relays (active
-# + warm standby), the result consumer, the MCP gateway and the sandbox tools, against the PostgreSQL and Kafka of
-# deploy/local/stack.sh (processes: no image of them exists here, compose.yaml says why).
+# + warm standby), the result consumer, the MCP gateway and the sandbox tools, with PostgreSQL and Kafka as
+# containers too (the images of ./toolonce images --test-infra; their data in the volumes toolonce-pg, toolonce-kafka).
 #
-#   stack.sh up       infra-up, stop the jar services of the same TOOLONCE_HOME (same ports), make the mounted
-#                     configuration ($TOOLONCE_HOME/images-etc: the stack's tokens and keyring, copied for uid 10001,
-#                     and deploy/k8s/base/config/toolonce-executor.yml), start the containers in two steps
-#                     (schemas first, then the relays and the gateway) and wait until each answers 200 on /ready
-#   stack.sh down     remove the containers (PostgreSQL and Kafka stay: ./toolonce down stops them)
+#   stack.sh up       stop the processes of the local stack of the same TOOLONCE_HOME (same ports), start PostgreSQL
+#                     and Kafka and create the topics, make the mounted configuration ($TOOLONCE_HOME/images-etc: the
+#                     local stack's tokens and keyring, copied for uid 10001, and deploy/k8s/base/config/
+#                     toolonce-executor.yml), start the services in two steps (schemas first, then the relays and
+#                     the gateway) and wait until each answers 200 on /ready
+#   stack.sh down     remove the containers (the volumes stay: podman volume rm toolonce_toolonce-pg
+#                     toolonce_toolonce-kafka removes the data)
 #   stack.sh status   the containers and each /ready
 #   stack.sh env      shell-sourceable variables for the demo and the CLIs (as deploy/local/stack.sh env)
 #   stack.sh demo     the demo workload against the containers (DEMO_OPERATIONS, DEMO_SAGAS, DEMO_TIMEOUT_SECONDS)
 #
-# Ports: the local stack's (SANDBOX_PORT 18080, EXECUTOR_PORT 18081, RELAY_PORT 18082, CONSUMER_PORT 18083,
-# GATEWAY_PORT 18085) and EXECUTOR2_PORT 18084, RELAY2_PORT 18086 for the second executor and relay.
+# Ports: the local stack's (PG_PORT 25432, KAFKA_PORT 29092, KAFKA_CONTROLLER_PORT 29093, SANDBOX_PORT 18080,
+# EXECUTOR_PORT 18081, RELAY_PORT 18082, CONSUMER_PORT 18083, GATEWAY_PORT 18085) and EXECUTOR2_PORT 18084,
+# RELAY2_PORT 18086 for the second executor and relay.
 set -euo pipefail
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 HERE="$REPO_ROOT/deploy/compose"
@@ -26,7 +29,9 @@ mkdir -p "$TOOLONCE_HOME"
 export TOOLONCE_ETC="$TOOLONCE_HOME/images-etc"
 export SANDBOX_PORT="${SANDBOX_PORT:-18080}" EXECUTOR_PORT="${EXECUTOR_PORT:-18081}" RELAY_PORT="${RELAY_PORT:-18082}"
 export CONSUMER_PORT="${CONSUMER_PORT:-18083}" EXECUTOR2_PORT="${EXECUTOR2_PORT:-18084}" RELAY2_PORT="${RELAY2_PORT:-18086}"
-export GATEWAY_PORT="${GATEWAY_PORT:-18085}"
+export GATEWAY_PORT="${GATEWAY_PORT:-18085}" PG_PORT="${PG_PORT:-25432}" KAFKA_PORT="${KAFKA_PORT:-29092}"
+export KAFKA_CONTROLLER_PORT="${KAFKA_CONTROLLER_PORT:-29093}"
+INFRA_IMAGES=(localhost/toolonce/test-postgres:15 localhost/toolonce/test-kafka:4.1.2)
 declare -A PORT=([sandbox-tools]=$SANDBOX_PORT [tool-executor-1]=$EXECUTOR_PORT [tool-executor-2]=$EXECUTOR2_PORT
   [inbox-consumer]=$CONSUMER_PORT [outbox-relay-1]=$RELAY_PORT [outbox-relay-2]=$RELAY2_PORT [mcp-gateway]=$GATEWAY_PORT)
 FIRST=(sandbox-tools tool-executor-1 tool-executor-2 inbox-consumer)
@@ -78,18 +83,20 @@ etc_dir() {
 
 cmd_up() {
   local svc started=$SECONDS
+  local image
   for svc in "${IMAGE_SERVICES[@]}"; do
     podman image exists "localhost/toolonce/$svc:$VERSION" || die "no image localhost/toolonce/$svc:$VERSION: ./toolonce images"
   done
-  "$LOCAL" infra-up
-  "$LOCAL" services-down      # the jar services of this TOOLONCE_HOME hold the same ports
-  eval "$(grep -E '^(PG_PORT|KAFKA_PORT)=' "$TOOLONCE_HOME/ports.env")"
-  export PG_PORT KAFKA_PORT
+  for image in "${INFRA_IMAGES[@]}"; do
+    podman image exists "$image" || die "no image $image: ./toolonce images --test-infra"
+  done
+  "$LOCAL" down >/dev/null    # the processes of this TOOLONCE_HOME's local stack hold the same ports
+  infra_up
   etc_dir
   GATEWAY_CATALOGUE_TOKEN="$(<"$TOOLONCE_HOME/gateway.token")"
   export GATEWAY_CATALOGUE_TOKEN
   log "starting ${FIRST[*]} (podman-compose, images $VERSION)"
-  compose up -d "${FIRST[@]}" >"$TOOLONCE_HOME/logs/compose-up.log" 2>&1 || { cat "$TOOLONCE_HOME/logs/compose-up.log" >&2; die "podman-compose up failed"; }
+  compose up -d "${FIRST[@]}" >>"$TOOLONCE_HOME/logs/compose-up.log" 2>&1 || { cat "$TOOLONCE_HOME/logs/compose-up.log" >&2; die "podman-compose up failed"; }
   wait_ready "${FIRST[@]}"
   log "starting ${SECOND[*]}"
   compose up -d "${SECOND[@]}" >>"$TOOLONCE_HOME/logs/compose-up.log" 2>&1 || { cat "$TOOLONCE_HOME/logs/compose-up.log" >&2; die "podman-compose up failed"; }
@@ -99,10 +106,43 @@ cmd_up() {
   cmd_status
 }
 
-cmd_down() { compose down -t 45 >/dev/null 2>&1 || true; log "containers removed (PostgreSQL and Kafka: ./toolonce down)"; }
+# infra_up: PostgreSQL and Kafka as containers, ready, with the topics every stack has (deploy/local/stack.sh topics)
+infra_up() {
+  mkdir -p "$TOOLONCE_HOME/logs"
+  local started=$SECONDS deadline=$((SECONDS + 120)) spec topic existing pids=() pid
+  log "starting postgres (127.0.0.1:$PG_PORT) and kafka (127.0.0.1:$KAFKA_PORT)"
+  compose up -d postgres kafka >"$TOOLONCE_HOME/logs/compose-up.log" 2>&1 || { cat "$TOOLONCE_HOME/logs/compose-up.log" >&2; die "podman-compose up failed"; }
+  until podman exec toolonce-postgres /usr/lib/postgresql/15/bin/pg_isready -q -h 127.0.0.1 -p "$PG_PORT" -d toolonce; do
+    (( SECONDS < deadline )) || { podman logs --tail 30 toolonce-postgres >&2; die "postgres not ready"; }
+    sleep 1
+  done
+  until existing="$(kafka_in_container org.apache.kafka.tools.TopicCommand --bootstrap-server "127.0.0.1:$KAFKA_PORT" --list)"; do
+    (( SECONDS < deadline )) || { podman logs --tail 30 toolonce-kafka >&2; die "kafka not ready"; }
+    sleep 2
+  done
+  for spec in $("$LOCAL" topics); do
+    topic="${spec%:*}"
+    grep -qxF "$topic" <<<"$existing" && continue
+    kafka_in_container org.apache.kafka.tools.TopicCommand --bootstrap-server "127.0.0.1:$KAFKA_PORT" --create \
+      --if-not-exists --topic "$topic" --partitions "${spec##*:}" --replication-factor 1 >/dev/null &
+    pids+=($!)
+  done
+  for pid in "${pids[@]}"; do wait "$pid" || die "topic creation failed"; done
+  log "postgres and kafka ready, topics there, in $((SECONDS - started)) s"
+}
+
+# kafka_in_container CLASS ARGS...: one of Kafka's command-line tools, run in the broker's container
+kafka_in_container() {
+  podman exec toolonce-kafka java -Xmx128m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 \
+    -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -cp '/opt/kafka/libs/*' "$@" 2>/dev/null
+}
+
+cmd_down() { compose down -t 45 >/dev/null 2>&1 || true; log "containers removed (the data stays in the volumes toolonce_toolonce-pg and toolonce_toolonce-kafka)"; }
 
 cmd_status() {
   local svc
+  printf '%-16s %-30s port=%s\n' postgres "$(podman inspect --format '{{.State.Status}}' toolonce-postgres 2>/dev/null || echo absent)" "$PG_PORT"
+  printf '%-16s %-30s port=%s\n' kafka "$(podman inspect --format '{{.State.Status}}' toolonce-kafka 2>/dev/null || echo absent)" "$KAFKA_PORT"
   for svc in "${FIRST[@]}" "${SECOND[@]}"; do
     printf '%-16s %-30s port=%-6s ready=%s\n' "$svc" \
       "$(podman inspect --format '{{.State.Status}} {{.Config.Image}}' "toolonce-$svc" 2>/dev/null | sed 's#localhost/toolonce/##' || echo absent)" \
@@ -111,7 +151,6 @@ cmd_status() {
 }
 
 cmd_env() {
-  eval "$(grep -E '^(PG_PORT|KAFKA_PORT)=' "$TOOLONCE_HOME/ports.env")"
   echo "PG_URL=jdbc:postgresql://127.0.0.1:$PG_PORT/toolonce"
   echo "KAFKA_BOOTSTRAP=127.0.0.1:$KAFKA_PORT"
   echo "SANDBOX_URL=http://127.0.0.1:$SANDBOX_PORT"
