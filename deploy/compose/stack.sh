@@ -77,6 +77,9 @@ etc_dir() {
   "$LOCAL" credentials >/dev/null
   rm -rf "$TOOLONCE_ETC"; mkdir -p "$TOOLONCE_ETC"
   cp "$TOOLONCE_HOME/tokens" "$TOOLONCE_HOME/keyring" "$REPO_ROOT/deploy/k8s/base/config/toolonce-executor.yml" "$TOOLONCE_ETC/"
+  # the gateway's viewer token for the catalogue, as a file: in the environment, podman-compose's log of each
+  # 'podman run' and 'podman inspect' would show it
+  cp "$TOOLONCE_HOME/gateway.token" "$TOOLONCE_ETC/catalogue.token"
   # owner-only, owned by the services' uid: root can still read it, nobody else
   chown -R 10001:10001 "$TOOLONCE_ETC"; chmod 0700 "$TOOLONCE_ETC"; chmod 0400 "$TOOLONCE_ETC"/*
 }
@@ -93,8 +96,6 @@ cmd_up() {
   "$LOCAL" down >/dev/null    # the processes of this TOOLONCE_HOME's local stack hold the same ports
   infra_up
   etc_dir
-  GATEWAY_CATALOGUE_TOKEN="$(<"$TOOLONCE_HOME/gateway.token")"
-  export GATEWAY_CATALOGUE_TOKEN
   log "starting ${FIRST[*]} (podman-compose, images $VERSION)"
   compose up -d "${FIRST[@]}" >>"$TOOLONCE_HOME/logs/compose-up.log" 2>&1 || { cat "$TOOLONCE_HOME/logs/compose-up.log" >&2; die "podman-compose up failed"; }
   wait_ready "${FIRST[@]}"
@@ -109,32 +110,34 @@ cmd_up() {
 # infra_up: PostgreSQL and Kafka as containers, ready, with the topics every stack has (deploy/local/stack.sh topics)
 infra_up() {
   mkdir -p "$TOOLONCE_HOME/logs"
-  local started=$SECONDS deadline=$((SECONDS + 120)) spec topic existing pids=() pid
+  local started=$SECONDS deadline=$((SECONDS + 120)) specs spec topic existing pids=() pid
   log "starting postgres (127.0.0.1:$PG_PORT) and kafka (127.0.0.1:$KAFKA_PORT)"
   compose up -d postgres kafka >"$TOOLONCE_HOME/logs/compose-up.log" 2>&1 || { cat "$TOOLONCE_HOME/logs/compose-up.log" >&2; die "podman-compose up failed"; }
   until podman exec toolonce-postgres /usr/lib/postgresql/15/bin/pg_isready -q -h 127.0.0.1 -p "$PG_PORT" -d toolonce; do
     (( SECONDS < deadline )) || { podman logs --tail 30 toolonce-postgres >&2; die "postgres not ready"; }
     sleep 1
   done
-  until existing="$(kafka_in_container org.apache.kafka.tools.TopicCommand --bootstrap-server "127.0.0.1:$KAFKA_PORT" --list)"; do
+  until existing="$(kafka_in_container org.apache.kafka.tools.TopicCommand --bootstrap-server "127.0.0.1:$KAFKA_PORT" --list 2>/dev/null)"; do
     (( SECONDS < deadline )) || { podman logs --tail 30 toolonce-kafka >&2; die "kafka not ready"; }
     sleep 2
   done
-  for spec in $("$LOCAL" topics); do
+  specs="$("$LOCAL" topics)" || die "cannot list the topics (deploy/local/stack.sh topics)"
+  for spec in $specs; do
     topic="${spec%:*}"
     grep -qxF "$topic" <<<"$existing" && continue
     kafka_in_container org.apache.kafka.tools.TopicCommand --bootstrap-server "127.0.0.1:$KAFKA_PORT" --create \
-      --if-not-exists --topic "$topic" --partitions "${spec##*:}" --replication-factor 1 >/dev/null &
+      --if-not-exists --topic "$topic" --partitions "${spec##*:}" --replication-factor 1 \
+      >>"$TOOLONCE_HOME/logs/topics.log" 2>&1 &
     pids+=($!)
   done
-  for pid in "${pids[@]}"; do wait "$pid" || die "topic creation failed"; done
+  for pid in "${pids[@]}"; do wait "$pid" || die "topic creation failed ($TOOLONCE_HOME/logs/topics.log)"; done
   log "postgres and kafka ready, topics there, in $((SECONDS - started)) s"
 }
 
 # kafka_in_container CLASS ARGS...: one of Kafka's command-line tools, run in the broker's container
 kafka_in_container() {
   podman exec toolonce-kafka java -Xmx128m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 \
-    -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -cp '/opt/kafka/libs/*' "$@" 2>/dev/null
+    -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -cp '/opt/kafka/libs/*' "$@"
 }
 
 cmd_down() { compose down -t 45 >/dev/null 2>&1 || true; log "containers removed (the data stays in the volumes toolonce_toolonce-pg and toolonce_toolonce-kafka)"; }
@@ -165,6 +168,7 @@ cmd_env() {
   echo "CONSUMER_URL=http://127.0.0.1:$CONSUMER_PORT"
   echo "MCP_URL=http://127.0.0.1:$GATEWAY_PORT/mcp"
   echo "TOOLONCE_TOKEN_FILE=$TOOLONCE_HOME/admin.token"
+  echo "TOOLONCE_TOKENS_FILE=$TOOLONCE_HOME/tokens"
   echo "TOOLONCE_SIGNING_KEYRINGFILE=$TOOLONCE_HOME/keyring"
 }
 

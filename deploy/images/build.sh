@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# ./toolonce images: OCI images of the four services, built here with podman from Debian packages and the exec jars.
+# ./toolonce images: OCI images of the services, built here with podman from Debian packages and the exec jars.
 #
 #   build.sh [--rebuild-base] [--test] [SERVICE...]
 #
@@ -51,19 +51,8 @@ done
 
 # ---------------------------------------------------------------- tools
 require_tools() {
-  local missing=() pkgs=()
-  command -v podman >/dev/null || { missing+=(podman); pkgs+=(podman); }
-  command -v runc >/dev/null || { missing+=(runc); pkgs+=(runc); }
-  command -v mmdebstrap >/dev/null || { missing+=(mmdebstrap); pkgs+=(mmdebstrap); }
+  require_podman_tools
   command -v java >/dev/null || die "java (17) is required to extract the jars' layers"
-  (( ${#missing[@]} )) || return 0
-  if [[ $EUID -eq 0 && "${CI:-}" == true ]]; then
-    log "installing ${pkgs[*]} (CI=true, root): apt-get install -y ${pkgs[*]}"
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -q >/dev/null && apt-get install -y -q "${pkgs[@]}" >/dev/null
-  else
-    die "missing: ${missing[*]}. Install the Debian packages: apt-get install ${pkgs[*]}"
-  fi
 }
 
 # ---------------------------------------------------------------- the base image
@@ -107,21 +96,9 @@ build_base() {
     return 0
   fi
   mkdir -p "$WORK"
-  local tar="$WORK/base-$key.tar" started=$SECONDS opts=() p changes=()
-  for p in "${BASE_DPKG_EXCLUDES[@]}"; do opts+=("--dpkgopt=path-exclude=$p"); done
-  # copyright files stay: the licences of what the image ships
-  opts+=("--dpkgopt=path-include=/usr/share/doc/*/copyright")
+  local tar="$WORK/base-$key.tar" started=$SECONDS p changes=()
   log "base $BASE: mmdebstrap $BASE_SUITE (Essential packages + $BASE_PACKAGES), a minute or two"
-  # SOURCE_DATE_EPOCH: the same packages give the same tarball (mmdebstrap clamps every time stamp to it)
-  SOURCE_DATE_EPOCH="$(git -C "$REPO_ROOT" log -1 --format=%ct -- deploy/images/build.sh 2>/dev/null || true)"
-  [[ -n "$SOURCE_DATE_EPOCH" ]] || SOURCE_DATE_EPOCH=1767225600
-  SOURCE_DATE_EPOCH="$SOURCE_DATE_EPOCH" nice -n 10 mmdebstrap --verbose --format=tar --variant=essential \
-      --include="$BASE_PACKAGES" --aptopt='Acquire::Check-Valid-Until "false"' \
-      --hook-dir=/usr/share/mmdebstrap/hooks/merged-usr "${opts[@]}" \
-      --essential-hook="$BASE_ESSENTIAL_HOOK" --customize-hook="$BASE_HOOK" \
-      "$BASE_SUITE" "$tar.tmp" >"$WORK/mmdebstrap.log" 2>&1 ||
-    { rm -f "$tar.tmp"; tail -n 30 "$WORK/mmdebstrap.log" >&2; die "mmdebstrap failed (log: $WORK/mmdebstrap.log)"; }
-  mv -f "$tar.tmp" "$tar"
+  mmdebstrap_base "$tar" "$WORK/mmdebstrap.log" "$HERE/build.sh"
   while IFS= read -r p; do changes+=(--change "$p"); done < <(base_changes)
   podman import --quiet "${changes[@]}" --message "toolonce base: Debian $BASE_SUITE, $BASE_PACKAGES, user toolonce 10001" \
     "$tar" "$BASE" >/dev/null
@@ -201,30 +178,6 @@ build_service() {
   log "$name: built $image:$VERSION (:$SHORT) in $((SECONDS - started)) s"
 }
 
-human() { numfmt --to=iec-i --suffix=B --format='%.1f' "$1"; }
-
-size_table() {
-  local name image size base_size
-  base_size="$(podman image inspect --format '{{.Size}}' "$BASE")"
-  printf '%-52s %10s %12s\n' IMAGE SIZE "ABOVE BASE"
-  printf '%-52s %10s %12s\n' "$BASE" "$(human "$base_size")" -
-  for name in "${SERVICES[@]}"; do
-    image="localhost/toolonce/$name:$VERSION"
-    size="$(podman image inspect --format '{{.Size}}' "$image")"
-    printf '%-52s %10s %12s\n' "$image" "$(human "$size")" "$(human $((size - base_size)))"
-  done
-}
-
-# Images this script made and nothing uses any more: bases of older recipes, service images a rebuild untagged.
-# Only ours (by name and label); podman refuses to remove one a container still uses, which is left alone.
-tidy() {
-  local ref
-  while IFS= read -r ref; do
-    [[ "$ref" == "$BASE" ]] || podman rmi "$ref" >/dev/null 2>&1 || true
-  done < <(podman images --format '{{.Repository}}:{{.Tag}}' --filter reference=localhost/toolonce/base)
-  podman image prune -f --filter label=dev.toolonce.service >/dev/null 2>&1 || true
-}
-
 # ---------------------------------------------------------------- main
 require_tools
 containers_conf "$WORK"
@@ -240,7 +193,8 @@ CREATED="$(date -u -d "@$EPOCH" +%Y-%m-%dT%H:%M:%SZ)"
 ensure_jars
 build_base
 for svc in "${SERVICES[@]}"; do build_service "$svc"; done
-tidy
+tidy_images "$BASE" dev.toolonce.service
 log "done in $((SECONDS - started)) s (revision $REVISION)"
-size_table
+images=(); for svc in "${SERVICES[@]}"; do images+=("localhost/toolonce/$svc:$VERSION"); done
+size_table "$BASE" "${images[@]}"
 if (( RUN_TEST )); then exec "$HERE/test.sh" --no-build; fi

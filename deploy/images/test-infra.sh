@@ -42,19 +42,8 @@ for arg in "$@"; do
 done
 
 require_tools() {
-  local pkgs=()
-  command -v podman >/dev/null || pkgs+=(podman)
-  command -v runc >/dev/null || pkgs+=(runc)
-  command -v mmdebstrap >/dev/null || pkgs+=(mmdebstrap)
+  require_podman_tools
   command -v mvn >/dev/null || die "mvn is required to resolve the Kafka broker's jars (deploy/local/kafka/pom.xml)"
-  (( ${#pkgs[@]} )) || return 0
-  if [[ $EUID -eq 0 && "${CI:-}" == true ]]; then
-    log "installing ${pkgs[*]} (CI=true, root): apt-get install -y ${pkgs[*]}"
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -q >/dev/null && apt-get install -y -q "${pkgs[@]}" >/dev/null
-  else
-    die "missing: ${pkgs[*]}. Install the Debian packages: apt-get install ${pkgs[*]}"
-  fi
 }
 
 # ---------------------------------------------------------------- the shared root file system
@@ -95,19 +84,9 @@ build_base() {
     return 0
   fi
   mkdir -p "$WORK"
-  local tar="$WORK/base-$key.tar" started=$SECONDS opts=() p
-  for p in "${BASE_DPKG_EXCLUDES[@]}"; do opts+=("--dpkgopt=path-exclude=$p"); done
-  opts+=("--dpkgopt=path-include=/usr/share/doc/*/copyright")
+  local tar="$WORK/base-$key.tar" started=$SECONDS
   log "base $BASE: mmdebstrap $BASE_SUITE (Essential packages + $BASE_PACKAGES), a minute or two"
-  SOURCE_DATE_EPOCH="$(git -C "$REPO_ROOT" log -1 --format=%ct -- "${BASH_SOURCE[0]}" 2>/dev/null || true)"
-  [[ -n "$SOURCE_DATE_EPOCH" ]] || SOURCE_DATE_EPOCH=1767225600
-  SOURCE_DATE_EPOCH="$SOURCE_DATE_EPOCH" nice -n 10 mmdebstrap --verbose --format=tar --variant=essential \
-      --include="$BASE_PACKAGES" --aptopt='Acquire::Check-Valid-Until "false"' \
-      --hook-dir=/usr/share/mmdebstrap/hooks/merged-usr "${opts[@]}" \
-      --essential-hook="$BASE_ESSENTIAL_HOOK" --customize-hook="$BASE_HOOK" \
-      "$BASE_SUITE" "$tar.tmp" >"$WORK/mmdebstrap.log" 2>&1 ||
-    { rm -f "$tar.tmp"; tail -n 30 "$WORK/mmdebstrap.log" >&2; die "mmdebstrap failed (log: $WORK/mmdebstrap.log)"; }
-  mv -f "$tar.tmp" "$tar"
+  mmdebstrap_base "$tar" "$WORK/mmdebstrap.log" "$HERE/test-infra.sh"
   podman import --quiet --change "ENV LANG=C.UTF-8" \
     --change "LABEL org.opencontainers.image.title=toolonce-test-infra-base" \
     --message "toolonce test infrastructure: Debian $BASE_SUITE, $BASE_PACKAGES" "$tar" "$BASE" >/dev/null
@@ -152,27 +131,6 @@ kafka_context() {
   chmod -R u=rwX,go=rX "$WORK/kafka"
 }
 
-human() { numfmt --to=iec-i --suffix=B --format='%.1f' "$1"; }
-
-size_table() {
-  local image size base_size
-  base_size="$(podman image inspect --format '{{.Size}}' "$BASE")"
-  printf '%-52s %10s %12s\n' IMAGE SIZE "ABOVE BASE"
-  printf '%-52s %10s %12s\n' "$BASE" "$(human "$base_size")" -
-  for image in "$PG_IMAGE" "$KAFKA_IMAGE"; do
-    size="$(podman image inspect --format '{{.Size}}' "$image")"
-    printf '%-52s %10s %12s\n' "$image" "$(human "$size")" "$(human $((size - base_size)))"
-  done
-}
-
-# bases of older recipes, unless a container still uses one, and the images a rebuild untagged (only ours: by label)
-tidy() {
-  local ref
-  while IFS= read -r ref; do
-    [[ "$ref" == "$BASE" ]] || podman rmi "$ref" >/dev/null 2>&1 || true
-  done < <(podman images --format '{{.Repository}}:{{.Tag}}' --filter reference='localhost/toolonce/test-infra-base')
-  podman image prune -f --filter label=dev.toolonce.test-infra=true >/dev/null 2>&1 || true
-}
 
 require_tools
 mkdir -p "$WORK"
@@ -183,6 +141,6 @@ postgres_context
 build_image "$PG_IMAGE" "$SRC/postgres.Containerfile" "$WORK/postgres"
 kafka_context
 build_image "$KAFKA_IMAGE" "$SRC/kafka.Containerfile" "$WORK/kafka"
-tidy
+tidy_images "$BASE" dev.toolonce.test-infra=true
 log "done in $((SECONDS - started)) s"
-size_table
+size_table "$BASE" "$PG_IMAGE" "$KAFKA_IMAGE"

@@ -161,7 +161,7 @@ log "PostgreSQL on $PG_PORT and Kafka on $KAFKA_PORT (TOOLONCE_HOME=$TOOLONCE_HO
  tokens_cli create --file "$ETC/tokens" --role admin --tenant '*' --name images-it-admin >"$IT/admin.token" 2>/dev/null
  tokens_cli create --file "$ETC/tokens" --role viewer --tenant acme --name images-it-viewer >"$IT/viewer.token" 2>/dev/null
  # the gateway reads the executor's catalogue with a viewer token; MCP clients call tools with an operator's
- tokens_cli create --file "$ETC/tokens" --role viewer --tenant '*' --name images-it-gateway >"$IT/gateway.token" 2>/dev/null
+ tokens_cli create --file "$ETC/tokens" --role viewer --tenant '*' --name images-it-gateway >"$ETC/catalogue.token" 2>/dev/null
  tokens_cli create --file "$ETC/tokens" --role operator --tenant acme --name images-it-mcp >"$IT/mcp.token" 2>/dev/null
  tokens_cli create --file "$IT/other/tokens" --role admin --tenant '*' --name not-mounted >"$IT/other.token" 2>/dev/null
  keys_cli create --file "$ETC/keyring" --power intent --power compensate --power task --tenant '*' --name images-it-agents >/dev/null 2>&1
@@ -196,7 +196,7 @@ for svc in sandbox-tools tool-executor inbox-consumer outbox-relay mcp-gateway; 
     run_container "$svc" "${NAME[$svc]}" -e SERVER_ADDRESS=0.0.0.0
   elif [[ $svc == mcp-gateway ]]; then
     run_container "$svc" "${NAME[$svc]}" -e EXECUTOR_URL="http://127.0.0.1:$EXECUTOR_PORT" \
-      -e TOOLONCE_GATEWAY_CATALOGUE_TOKEN="$(<"$IT/gateway.token")"
+      -e TOOLONCE_GATEWAY_CATALOGUETOKENFILE=/etc/toolonce/catalogue.token
   else
     run_container "$svc" "${NAME[$svc]}"
   fi
@@ -233,7 +233,12 @@ anonymous="$(curl -s -o /dev/null -D - -m 5 -X POST -H 'Content-Type: applicatio
   -H 'Accept: application/json, text/event-stream' --data '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' \
   "$gateway/mcp" | tr -d '\r' || true)"
 check "gateway: anonymous POST /mcp is 401 naming its resource metadata ($(head -1 <<<"$anonymous"))" \
+  grep -qE "^HTTP/[0-9.]+ 401" <<<"$(head -1 <<<"$anonymous")"
+check "gateway: its 401 names the resource metadata in WWW-Authenticate" \
   grep -q "^WWW-Authenticate: Bearer resource_metadata=\"$gateway/.well-known/oauth-protected-resource\"" <<<"$anonymous"
+check "gateway: its catalogue token is in no container's environment (podman inspect)" \
+  test "$(podman inspect --format '{{range .Config.Env}}{{println .}}{{end}}' "${NAME[mcp-gateway]}" \
+    | grep -cF "$(<"$ETC/catalogue.token")" || true)" = 0
 check "gateway: anonymous GET /actuator/prometheus is 401" test "$(http_code "$gateway/actuator/prometheus")" = 401
 check "gateway: the admin token reads /actuator/prometheus (200)" \
   test "$(http_code "$gateway/actuator/prometheus" "$(<"$IT/admin.token")")" = 200
@@ -296,7 +301,7 @@ mcp() {
   body="$(curl -s -m 60 -D "$IT/mcp.headers" -H "Authorization: Bearer $(<"$IT/mcp.token")" \
     -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' "${session[@]}" \
     --data "{\"jsonrpc\":\"2.0\",\"id\":$MCP_ID,\"method\":\"$1\",\"params\":$2}" "$gateway/mcp" || true)"
-  sed -n 's/^data: *//p; /^{/p' <<<"$body" | grep -m1 "\"id\":$MCP_ID" || true
+  sed -n 's/^data: *//p; /^{/p' <<<"$body" | grep -F "\"id\":$MCP_ID" | tail -n 1 || true
 }
 json() { python3 -c 'import json, sys; d = json.load(sys.stdin); print(eval(sys.argv[1], {"d": d}))' "$1"; }
 mcp initialize '{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"images-test","version":"1"}}' \

@@ -6,7 +6,7 @@
 #                             API schemas, references, probes, limits, relay replicas, metric names in the code), and
 #                             check that the validator refuses a broken copy. Seconds; no podman, no cluster
 #   k8s.sh play [--keep]      podman kube play of the executor, result consumer and MCP gateway Deployments
-#                             (overlays/podman) against the running local stack (./toolonce up): waits until each answers 200 on
+#                             (overlays/podman) against the running local stack (./toolonce up, or up --images): waits until each answers 200 on
 #                             /actuator/health/readiness, prints the pods, then removes them (--keep leaves them)
 #
 # Needs kubectl (for its built-in kustomize: `kubectl kustomize` works without a cluster) and, for test, node and
@@ -83,21 +83,25 @@ cmd_play() {
   for svc in "${PLAYED[@]}"; do
     podman image exists "localhost/toolonce/$svc:$VERSION" || die "no image localhost/toolonce/$svc:$VERSION: ./toolonce images"
   done
+  # the local stack's PostgreSQL and Kafka: processes (./toolonce up) or containers (./toolonce up --images)
   local env; env="$("$REPO_ROOT/deploy/local/stack.sh" env)"
+  if [[ "$env" != *PG_URL=* ]] && [[ "$(podman inspect --format '{{.State.Running}}' toolonce-postgres 2>/dev/null)" == true ]]; then
+    env="$("$REPO_ROOT/deploy/compose/stack.sh" env)"
+  fi
   local pg kafka sandbox tokens keyring
   pg="$(sed -n 's/^PG_URL=//p' <<<"$env")"; kafka="$(sed -n 's/^KAFKA_BOOTSTRAP=//p' <<<"$env")"
   sandbox="$(sed -n 's/^SANDBOX_URL=//p' <<<"$env")"
   tokens="$(sed -n 's/^TOOLONCE_TOKENS_FILE=//p' <<<"$env")"; keyring="$(sed -n 's/^TOOLONCE_SIGNING_KEYRINGFILE=//p' <<<"$env")"
-  [[ -n "$pg" && -n "$kafka" && -n "$tokens" && -n "$keyring" ]] || die "the local stack is not up: ./toolonce up"
+  [[ -n "$pg" && -n "$kafka" && -n "$tokens" && -n "$keyring" ]] || die "the local stack is not up: ./toolonce up (or ./toolonce up --images)"
   local etc="$OUT/play/etc"
   rm -rf "$OUT/play"; mkdir -p "$etc"
-  cp "$tokens" "$etc/tokens"; cp "$keyring" "$etc/keyring"; cp "$HERE/base/config/toolonce-executor.yml" "$etc/"
-  # the gateway's catalogue token: the local stack's (made once, its hash in the tokens file copied above)
+  # the gateway's catalogue token: the local stack's (made once; first, so that its hash is in the tokens copied)
   "$REPO_ROOT/deploy/local/stack.sh" credentials >/dev/null
-  local catalogue; catalogue="$(<"${TOOLONCE_HOME:-$REPO_ROOT/.local}/gateway.token")"
+  cp "$tokens" "$etc/tokens"; cp "$keyring" "$etc/keyring"; cp "$HERE/base/config/toolonce-executor.yml" "$etc/"
+  cp "${TOOLONCE_HOME:-$REPO_ROOT/.local}/gateway.token" "$etc/catalogue.token"
   chown -R 10001:10001 "$etc"; chmod 0750 "$etc"; chmod 0440 "$etc"/*
   kustomize "$HERE/overlays/podman" | sed -e "s#PLAY_ETC#$etc#g" -e "s#PLAY_PG_URL#$pg#g" -e "s#PLAY_KAFKA#$kafka#g" \
-    -e "s#PLAY_SANDBOX#${sandbox:-http://127.0.0.1:18080}#g" -e "s#PLAY_CATALOGUE_TOKEN#$catalogue#g" >"$OUT/play/all.yaml"
+    -e "s#PLAY_SANDBOX#${sandbox:-http://127.0.0.1:18080}#g" >"$OUT/play/all.yaml"
   node_deps
   # podman kube play takes Pods and Deployments (and a few more kinds): the three Deployments alone
   (cd "$HERE/test" && node --input-type=module -e '

@@ -379,7 +379,7 @@ service_up() {
   SANDBOX_URL="http://127.0.0.1:$SANDBOX_PORT" \
   EXECUTOR_URL="http://127.0.0.1:$EXECUTOR_PORT" \
   TOOLONCE_TASKS_URL="http://127.0.0.1:$CONSUMER_PORT" \
-  TOOLONCE_GATEWAY_CATALOGUE_TOKEN="$( [[ $name == mcp-gateway ]] && cat "$GATEWAY_TOKEN" )" \
+  TOOLONCE_GATEWAY_CATALOGUETOKENFILE="$( [[ $name == mcp-gateway ]] && echo "$GATEWAY_TOKEN" )" \
   SERVER_PORT="$port" \
     nohup java -Xms64m -Xmx256m -XX:+UseSerialGC -jar "$jar" --toolonce.security.tokens-file="$TOKENS" \
       --toolonce.signing.keyring-file="$KEYRING" \

@@ -17,6 +17,12 @@ cd "$REPO_ROOT"
 
 if (( $# )); then exec mvn -B verify "$@"; fi
 
+# What the later steps need and no script installs, checked before a Maven run of twenty minutes (podman, runc and
+# mmdebstrap the image scripts install themselves as root with CI=true, or name the packages)
+missing=()
+for tool in kubectl node npm curl python3; do command -v "$tool" >/dev/null || missing+=("$tool"); done
+(( ${#missing[@]} == 0 )) || { echo "[test] missing: ${missing[*]} (the manifests' and images' steps need them; README, The two commands)" >&2; exit 1; }
+
 STEPS=()
 step() { # NAME COMMAND...
   local name=$1 started=$SECONDS; shift

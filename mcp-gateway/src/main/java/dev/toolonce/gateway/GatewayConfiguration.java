@@ -65,12 +65,13 @@ class GatewayConfiguration {
             try {
                 return read.get();
             } catch (Catalogue.Unavailable e) {
-                if (System.nanoTime() - deadline >= 0) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
                     throw e;
                 }
-                log.warn("{}; trying again in {} ms (toolonce.gateway.catalogue-wait {})", e.getMessage(),
-                        pause.toMillis(), wait);
-                Thread.sleep(pause.toMillis());
+                long sleep = Math.min(pause.toMillis(), Math.max(1, left / 1_000_000));
+                log.warn("{}; trying again in {} ms (toolonce.gateway.catalogue-wait {})", e.getMessage(), sleep, wait);
+                Thread.sleep(sleep);
             }
         }
     }

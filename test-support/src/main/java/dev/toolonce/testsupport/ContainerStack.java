@@ -124,10 +124,12 @@ public final class ContainerStack {
     try {
       Startables.deepStart(postgres, kafka).join();
     } catch (CompletionException e) {
+      // the logs first: stop() removes the containers, and their logs with them
+      String logs = "\n--- postgres log ---\n" + tail(postgres) + "\n--- kafka log ---\n" + tail(kafka);
       postgres.stop();
       kafka.stop();
-      throw new IllegalStateException("the test containers did not start: " + e.getCause().getMessage()
-          + "\n--- postgres log ---\n" + tail(postgres) + "\n--- kafka log ---\n" + tail(kafka), e.getCause());
+      throw new IllegalStateException("the test containers did not start: " + e.getCause().getMessage() + logs,
+          e.getCause());
     }
     long millis = (System.nanoTime() - started) / 1_000_000;
     ContainerStack stack = new ContainerStack(postgres, kafka, millis);
