@@ -14,6 +14,9 @@
 #   stack.sh status   the containers and each /ready
 #   stack.sh env      shell-sourceable variables for the demo and the CLIs (as deploy/local/stack.sh env)
 #   stack.sh demo     the demo workload against the containers (DEMO_OPERATIONS, DEMO_SAGAS, DEMO_TIMEOUT_SECONDS)
+#   stack.sh etc-sync tokens|keyring   when the mounted directory exists, replace its copy of $TOOLONCE_HOME's file
+#                     (./toolonce tokens and keys call it: a token or key made, revoked or removed there takes effect
+#                     in the containers too, which re-read the file as the local stack's services do)
 #
 # Ports: the local stack's (PG_PORT 25432, KAFKA_PORT 29092, KAFKA_CONTROLLER_PORT 29093, SANDBOX_PORT 18080,
 # EXECUTOR_PORT 18081, RELAY_PORT 18082, CONSUMER_PORT 18083, GATEWAY_PORT 18085) and EXECUTOR2_PORT 18084,
@@ -182,11 +185,26 @@ cmd_demo() {
   java -Xmx256m -XX:+UseSerialGC -jar "$jar"
 }
 
+# etc_sync NAME: the mounted copy of $TOOLONCE_HOME/NAME made the same again, owned by 10001, replaced whole (a new
+# file renamed over the old, as the services expect); nothing when the images' stack was never set up here
+etc_sync() {
+  local name=$1
+  [[ $name == tokens || $name == keyring ]] || die "etc-sync: tokens or keyring"
+  [[ -d "$TOOLONCE_ETC" ]] || return 0
+  if install -o 10001 -g 10001 -m 0400 "$TOOLONCE_HOME/$name" "$TOOLONCE_ETC/.$name.new" 2>/dev/null &&
+     mv -f "$TOOLONCE_ETC/.$name.new" "$TOOLONCE_ETC/$name"; then
+    log "the containers' copy $TOOLONCE_ETC/$name updated" >&2
+  else
+    die "could not update the containers' copy $TOOLONCE_ETC/$name (root can): until then they keep the old $name"
+  fi
+}
+
 case "${1:-}" in
   up) cmd_up ;;
+  etc-sync) etc_sync "${2:-}" ;;
   down) cmd_down ;;
   status) cmd_status ;;
   env) cmd_env ;;
   demo) cmd_demo ;;
-  *) sed -n '2,18p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  *) sed -n '2,23p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac

@@ -10,4 +10,6 @@ JAR="$ROOT/schemas/target/schemas-0.1.0-SNAPSHOT.jar"
 [[ -f "$JAR" ]] || (cd "$ROOT" && mvn -q -B -DskipTests package -pl schemas)
 [[ $# -ge 1 ]] || { sed -n '2,3p' "$0" | sed 's/^# //'; exit 2; }
 cmd=$1; shift
-exec java -cp "$JAR" dev.toolonce.schemas.signing.KeysMain "$cmd" --file "$TOOLONCE_HOME/keyring" "$@"
+java -cp "$JAR" dev.toolonce.schemas.signing.KeysMain "$cmd" --file "$TOOLONCE_HOME/keyring" "$@"
+# the images' stack mounts a copy owned by its uid 10001: a new key must verify there, a removed one stop verifying
+if [[ $cmd == create || $cmd == remove ]]; then "$ROOT/deploy/compose/stack.sh" etc-sync keyring; fi

@@ -11,4 +11,7 @@ SCHEMAS_JAR="$ROOT/schemas/target/schemas-0.1.0-SNAPSHOT.jar" # the token file's
 [[ -f "$JAR" && -f "$SCHEMAS_JAR" ]] || (cd "$ROOT" && mvn -q -B -DskipTests package -pl schemas,security)
 [[ $# -ge 1 ]] || { sed -n '2,3p' "$0" | sed 's/^# //'; exit 2; }
 cmd=$1; shift
-exec java -cp "$JAR:$SCHEMAS_JAR" dev.toolonce.security.token.TokensMain "$cmd" --file "$TOOLONCE_HOME/tokens" "$@"
+java -cp "$JAR:$SCHEMAS_JAR" dev.toolonce.security.token.TokensMain "$cmd" --file "$TOOLONCE_HOME/tokens" "$@"
+
+# the images' stack mounts a copy owned by its uid 10001: a new token must work there, a revoked one stop working
+if [[ $cmd == create || $cmd == revoke ]]; then "$ROOT/deploy/compose/stack.sh" etc-sync tokens; fi
