@@ -17,11 +17,9 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.net.URI;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
@@ -42,38 +40,14 @@ import tools.jackson.databind.json.JsonMapper;
 class GatewayConfiguration {
     static final String ENDPOINT = "/mcp";
     static final String RESOURCE_METADATA = "/.well-known/oauth-protected-resource";
-    private static final Duration CATALOGUE_RETRY = Duration.ofSeconds(2);
     private static final Logger log = LoggerFactory.getLogger(GatewayConfiguration.class);
 
     @Bean
     List<CatalogueTool> gatewayTools(GatewayProperties p) throws InterruptedException {
-        List<CatalogueTool> tools = whenAvailable(
-                () -> Catalogue.fetch(URI.create(p.executorUrl()), p.catalogueToken(), p.tools()),
-                p.catalogueWait(), CATALOGUE_RETRY);
+        List<CatalogueTool> tools = Catalogue.fetch(URI.create(p.executorUrl()), p.catalogueToken(), p.tools(),
+                p.catalogueWait());
         log.info("offering {} tool(s) over MCP: {}", tools.size(), tools.stream().map(CatalogueTool::functionName).toList());
         return tools;
-    }
-
-    /**
-     * {@code read()}, again every {@code pause} while it throws {@link Catalogue.Unavailable} and {@code wait} has not
-     * passed: services start in any order (an orchestrator starts the gateway beside the executor it reads), and the
-     * gateway waits for its executor instead of failing at once. Any other failure is thrown at once.
-     */
-    static <T> T whenAvailable(Supplier<T> read, Duration wait, Duration pause) throws InterruptedException {
-        long deadline = System.nanoTime() + wait.toNanos();
-        while (true) {
-            try {
-                return read.get();
-            } catch (Catalogue.Unavailable e) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    throw e;
-                }
-                long sleep = Math.min(pause.toMillis(), Math.max(1, left / 1_000_000));
-                log.warn("{}; trying again in {} ms (toolonce.gateway.catalogue-wait {})", e.getMessage(), sleep, wait);
-                Thread.sleep(sleep);
-            }
-        }
     }
 
     @Bean

@@ -24,8 +24,8 @@ import org.springframework.context.annotation.Bean;
  * With the agent starter and {@code toolonce.spring-ai.executor-url} set: the executor's catalogue (or the subset
  * {@code toolonce.spring-ai.tools}) as a {@link ToolOnceTools} bean, a Spring AI {@code ToolCallbackProvider}, and a
  * {@link LocalCalls} bean that runs the application's own tool methods effectively once ({@link EffectivelyOnce}). The
- * catalogue is read once at start-up with a viewer token; an executor that does not answer stops the start-up naming
- * it.
+ * catalogue is read once at start-up with a viewer token; an executor that cannot be reached yet is asked again for
+ * {@code catalogue-wait} (2 min), then stops the start-up naming it; a refused token stops it at once.
  */
 @AutoConfiguration(afterName = "dev.toolonce.boot.agent.ToolOnceAgentAutoConfiguration")
 @ConditionalOnBean(ToolCalls.class)
@@ -41,10 +41,12 @@ public class ToolOnceSpringAiAutoConfiguration {
      * @param tenant      the tenant every call is made for
      * @param tools       {@code tool/operation} entries to offer; empty for the whole catalogue
      * @param answerWait  how long a call waits for its answer before the model is told it is pending
+     * @param catalogueWait how long the start waits for an executor that cannot be reached yet (or answers 502-504)
      */
     @ConfigurationProperties("toolonce.spring-ai")
     public record Properties(String executorUrl, String token, String tenant, List<String> tools,
-                             @DefaultValue("20s") Duration answerWait) {
+                             @DefaultValue("20s") Duration answerWait,
+                             @DefaultValue("2m") Duration catalogueWait) {
         public Properties {
             tools = tools == null ? List.of() : List.copyOf(tools);
             if (token == null || token.isBlank()) {
@@ -70,8 +72,9 @@ public class ToolOnceSpringAiAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    ToolOnceTools toolOnceTools(ToolCalls calls, ObjectProvider<TaskEngine> tasks, Properties p) {
-        return new ToolOnceTools(Catalogue.fetch(URI.create(p.executorUrl()), p.token(), p.tools()),
+    ToolOnceTools toolOnceTools(ToolCalls calls, ObjectProvider<TaskEngine> tasks, Properties p)
+            throws InterruptedException {
+        return new ToolOnceTools(Catalogue.fetch(URI.create(p.executorUrl()), p.token(), p.tools(), p.catalogueWait()),
                 new ModelCalls(calls, tasks.getIfAvailable(), p.tenant(), p.answerWait()));
     }
 }

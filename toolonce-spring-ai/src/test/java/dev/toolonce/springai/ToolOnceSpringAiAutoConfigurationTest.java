@@ -10,6 +10,7 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -37,6 +38,8 @@ class ToolOnceSpringAiAutoConfigurationTest {
                                "destructive": true, "approval": "required", "inputSchema": null}]}]}
             """;
     private final AtomicReference<String> authorization = new AtomicReference<>();
+    /** How many catalogue requests are answered 503 (an executor still starting) before the catalogue itself. */
+    private final AtomicInteger unavailable = new AtomicInteger();
     private HttpServer executor;
     private ApplicationContextRunner runner;
     private final DriverManagerDataSource unused = new DriverManagerDataSource("jdbc:postgresql://127.0.0.1:1/none");
@@ -46,6 +49,11 @@ class ToolOnceSpringAiAutoConfigurationTest {
         executor = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         executor.createContext("/executor/catalogue", exchange -> {
             authorization.set(exchange.getRequestHeaders().getFirst("Authorization"));
+            if (unavailable.getAndDecrement() > 0) {
+                exchange.sendResponseHeaders(503, -1);
+                exchange.close();
+                return;
+            }
             byte[] body = CATALOGUE.getBytes(StandardCharsets.UTF_8);
             exchange.sendResponseHeaders(200, body.length);
             exchange.getResponseBody().write(body);
@@ -127,5 +135,21 @@ class ToolOnceSpringAiAutoConfigurationTest {
                 "toolonce.spring-ai.token=tot_viewer", "toolonce.spring-ai.tools=payments/refund",
                 "toolonce.spring-ai.tenant=acme").run(context -> assertThat(context).hasFailed()
                 .getFailure().hasStackTraceContaining("no operation payments/refund"));
+    }
+
+    @Test
+    void anExecutorStillStartingIsAskedAgainAndOneThatStaysAwayStopsTheStartAfterTheWait() {
+        unavailable.set(1);
+        runner.withPropertyValues("toolonce.spring-ai.executor-url=http://127.0.0.1:" + executor.getAddress().getPort(),
+                "toolonce.spring-ai.token=tot_viewer", "toolonce.spring-ai.tenant=acme").run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context.getBean(ToolOnceTools.class).getToolCallbacks()).hasSize(2);
+                    assertThat(unavailable.get()).as("the 503 was answered, then the catalogue").isLessThan(0);
+                });
+        unavailable.set(Integer.MAX_VALUE);
+        runner.withPropertyValues("toolonce.spring-ai.executor-url=http://127.0.0.1:" + executor.getAddress().getPort(),
+                "toolonce.spring-ai.token=tot_viewer", "toolonce.spring-ai.tenant=acme",
+                "toolonce.spring-ai.catalogue-wait=300ms").run(context -> assertThat(context).hasFailed()
+                .getFailure().hasStackTraceContaining("answered 503"));
     }
 }

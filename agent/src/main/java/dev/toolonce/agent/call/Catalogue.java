@@ -9,9 +9,14 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** Reads the executor's catalogue ({@code GET /executor/catalogue}, role viewer) for the framework adapters. */
 public final class Catalogue {
+    private static final Duration RETRY = Duration.ofSeconds(2);
+    private static final Logger log = LoggerFactory.getLogger(Catalogue.class);
     private Catalogue() {
     }
 
@@ -44,6 +49,34 @@ public final class Catalogue {
                     + (response.statusCode() == 401 || response.statusCode() == 403 ? " (needs a viewer token)" : ""));
         }
         return select(CatalogueTool.parse(new EventCodec().parse(response.body())), only);
+    }
+
+    /**
+     * {@link #fetch(URI, String, Collection)}, asked again every 2 s while the executor cannot be reached or answers
+     * 502–504, until {@code wait} has passed: an application, like the MCP gateway, may start before the executor it
+     * reads (an orchestrator starts them side by side). A refusal (401, 403) or another status fails at once.
+     */
+    public static List<CatalogueTool> fetch(URI executor, String token, Collection<String> only, Duration wait)
+            throws InterruptedException {
+        return whenAvailable(() -> fetch(executor, token, only), wait, RETRY);
+    }
+
+    /** {@code read()}, again every {@code pause} (at most until the deadline) while it throws {@link Unavailable}. */
+    static <T> T whenAvailable(Supplier<T> read, Duration wait, Duration pause) throws InterruptedException {
+        long deadline = System.nanoTime() + wait.toNanos();
+        while (true) {
+            try {
+                return read.get();
+            } catch (Unavailable e) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    throw e;
+                }
+                long sleep = Math.min(pause.toMillis(), Math.max(1, left / 1_000_000));
+                log.warn("{}; trying again in {} ms (waiting up to {} for the executor)", e.getMessage(), sleep, wait);
+                Thread.sleep(sleep);
+            }
+        }
     }
 
     /** The executor is not there yet, or not ready: the same request may succeed later (a refusal never will). */

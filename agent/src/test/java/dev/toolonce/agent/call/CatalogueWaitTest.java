@@ -1,9 +1,8 @@
-package dev.toolonce.gateway;
+package dev.toolonce.agent.call;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.toolonce.agent.call.Catalogue;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -15,7 +14,7 @@ class CatalogueWaitTest {
     void anExecutorNotThereYetIsAskedAgainUntilItAnswers() throws Exception {
         AtomicInteger reads = new AtomicInteger();
 
-        List<String> tools = GatewayConfiguration.whenAvailable(() -> {
+        List<String> tools = Catalogue.whenAvailable(() -> {
             if (reads.incrementAndGet() < 3) {
                 throw new Catalogue.Unavailable("connection refused", null);
             }
@@ -30,7 +29,7 @@ class CatalogueWaitTest {
     void aRefusalFailsAtOnce() {
         AtomicInteger reads = new AtomicInteger();
 
-        assertThatThrownBy(() -> GatewayConfiguration.whenAvailable(() -> {
+        assertThatThrownBy(() -> Catalogue.whenAvailable(() -> {
             reads.incrementAndGet();
             throw new IllegalStateException("the catalogue answered 401 (needs a viewer token)");
         }, Duration.ofSeconds(10), Duration.ofMillis(1))).hasMessageContaining("401");
@@ -41,7 +40,7 @@ class CatalogueWaitTest {
     void anExecutorStillAbsentWhenTheWaitIsOverFailsTheStart() {
         AtomicInteger reads = new AtomicInteger();
 
-        assertThatThrownBy(() -> GatewayConfiguration.whenAvailable(() -> {
+        assertThatThrownBy(() -> Catalogue.whenAvailable(() -> {
             reads.incrementAndGet();
             throw new Catalogue.Unavailable("connection refused", null);
         }, Duration.ofMillis(50), Duration.ofMillis(5))).isInstanceOf(Catalogue.Unavailable.class);
