@@ -73,11 +73,12 @@ final class PodmanService {
   private static void start(Path repoRoot, Path socket) {
     Path work = Path.of(System.getProperty("user.dir"), "target", "podman").toAbsolutePath();
     Path logFile = work.resolve("service.log");
+    Process service;
     try {
       Files.createDirectories(work);
       Files.createDirectories(socket.getParent());
       Files.deleteIfExists(socket);   // a socket nobody answers on: a service that ended
-      new ProcessBuilder("bash", "-c",
+      service = new ProcessBuilder("bash", "-c",
           "source \"$1\" && containers_conf \"$2\" && exec podman system service --time=\"$3\" \"unix://$4\"",
           "podman-service", repoRoot.resolve("deploy/images/lib.sh").toString(), work.toString(),
           Integer.toString(IDLE_SECONDS), socket.toString())
@@ -93,6 +94,7 @@ final class PodmanService {
       Awaitility.await("podman's API on " + socket).atMost(Duration.ofSeconds(30))
           .pollInterval(Duration.ofMillis(100)).until(() -> answers(socket));
     } catch (ConditionTimeoutException e) {
+      service.destroyForcibly();   // not left running, unanswering, on a socket the next start would find taken
       throw new IllegalStateException("podman system service did not answer on " + socket + " within 30 s; its log:\n"
           + LogFiles.tail(logFile, 40), e);
     }
