@@ -170,6 +170,7 @@ cmd_env() {
   echo "RELAY_URL=http://127.0.0.1:$relay"
   echo "CONSUMER_URL=http://127.0.0.1:$CONSUMER_PORT"
   echo "MCP_URL=http://127.0.0.1:$GATEWAY_PORT/mcp"
+  echo "CONSOLE_URL=http://127.0.0.1:$EXECUTOR_PORT/console/"
   echo "TOOLONCE_TOKEN_FILE=$TOOLONCE_HOME/admin.token"
   echo "TOOLONCE_TOKENS_FILE=$TOOLONCE_HOME/tokens"
   echo "TOOLONCE_SIGNING_KEYRINGFILE=$TOOLONCE_HOME/keyring"
