@@ -110,37 +110,23 @@ cmd_up() {
   cmd_status
 }
 
-# infra_up: PostgreSQL and Kafka as containers, ready, with the topics every stack has (deploy/local/stack.sh topics)
+# infra_up: PostgreSQL and Kafka as containers, ready, with the topics every stack has (deploy/local/stack.sh topics,
+# run against the container's broker until it answers)
 infra_up() {
   mkdir -p "$TOOLONCE_HOME/logs"
-  local started=$SECONDS deadline=$((SECONDS + 120)) specs spec topic existing pids=() pid
+  local started=$SECONDS deadline=$((SECONDS + 120))
   log "starting postgres (127.0.0.1:$PG_PORT) and kafka (127.0.0.1:$KAFKA_PORT)"
   compose up -d postgres kafka >"$TOOLONCE_HOME/logs/compose-up.log" 2>&1 || { cat "$TOOLONCE_HOME/logs/compose-up.log" >&2; die "podman-compose up failed"; }
   until podman exec toolonce-postgres /usr/lib/postgresql/15/bin/pg_isready -q -h 127.0.0.1 -p "$PG_PORT" -d toolonce; do
     (( SECONDS < deadline )) || { podman logs --tail 30 toolonce-postgres >&2; die "postgres not ready"; }
     sleep 1
   done
-  until existing="$(kafka_in_container org.apache.kafka.tools.TopicCommand --bootstrap-server "127.0.0.1:$KAFKA_PORT" --list 2>/dev/null)"; do
-    (( SECONDS < deadline )) || { podman logs --tail 30 toolonce-kafka >&2; die "kafka not ready"; }
+  until "$LOCAL" topics >>"$TOOLONCE_HOME/logs/topics.log" 2>&1; do
+    (( SECONDS < deadline )) ||
+      { tail -n 20 "$TOOLONCE_HOME/logs/topics.log" >&2; podman logs --tail 30 toolonce-kafka >&2; die "kafka not ready"; }
     sleep 2
   done
-  specs="$("$LOCAL" topics)" || die "cannot list the topics (deploy/local/stack.sh topics)"
-  for spec in $specs; do
-    topic="${spec%:*}"
-    grep -qxF "$topic" <<<"$existing" && continue
-    kafka_in_container org.apache.kafka.tools.TopicCommand --bootstrap-server "127.0.0.1:$KAFKA_PORT" --create \
-      --if-not-exists --topic "$topic" --partitions "${spec##*:}" --replication-factor 1 \
-      >>"$TOOLONCE_HOME/logs/topics.log" 2>&1 &
-    pids+=($!)
-  done
-  for pid in "${pids[@]}"; do wait "$pid" || die "topic creation failed ($TOOLONCE_HOME/logs/topics.log)"; done
   log "postgres and kafka ready, topics there, in $((SECONDS - started)) s"
-}
-
-# kafka_in_container CLASS ARGS...: one of Kafka's command-line tools, run in the broker's container
-kafka_in_container() {
-  podman exec toolonce-kafka java -Xmx128m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 \
-    -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -cp '/opt/kafka/libs/*' "$@"
 }
 
 cmd_down() { compose down -t 45 >/dev/null 2>&1 || true; log "containers removed (the data stays in the volumes toolonce_toolonce-pg and toolonce_toolonce-kafka)"; }

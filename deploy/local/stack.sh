@@ -4,8 +4,8 @@
 #
 #   stack.sh infra-up | up | down | infra-down | services-down | status | env | credentials | kafka-classpath | topics
 #
-# topics prints the topics every stack has, one 'name:partitions' per line (the images' stack, deploy/compose,
-# creates the same).
+# topics creates the topics every stack has on the broker at 127.0.0.1:$KAFKA_PORT, those missing (infra-up does it;
+# the images' stack, deploy/compose, calls it for its broker container).
 # kafka-classpath prints the broker's classpath (resolved once per checkout) for test support that runs a broker
 # of its own (test-support SecureKafka: SASL_SSL, ACLs).
 #
@@ -295,18 +295,13 @@ EOF
   done
 }
 
-# every topic of a stack, as name:partitions
-topic_specs() {
-  printf '%s\n' toolonce.tool-intents:12 toolonce.tool-results:12 toolonce.tool-intents.dlq:3 \
-    toolonce.tool-results.dlq:3 toolonce.relay.dlq:3 toolonce.agent-tasks:12 toolonce.agent-tasks.dlq:3
-}
-
 kafka_topics() {
   CP="${CP:-$(kafka_classpath)}"
   local existing; existing="$(kafka_tool org.apache.kafka.tools.TopicCommand \
     --bootstrap-server "127.0.0.1:$KAFKA_PORT" --list)"
   local spec topic parts pids=() pid
-  for spec in $(topic_specs); do
+  for spec in toolonce.tool-intents:12 toolonce.tool-results:12 toolonce.tool-intents.dlq:3 \
+      toolonce.tool-results.dlq:3 toolonce.relay.dlq:3 toolonce.agent-tasks:12 toolonce.agent-tasks.dlq:3; do
     topic="${spec%:*}"; parts="${spec##*:}"
     grep -qxF "$topic" <<<"$existing" && continue
     log "creating topic $topic ($parts partitions)"
@@ -477,6 +472,6 @@ case "${1:-}" in
   env) env_lines ;;
   credentials) local_tokens; local_keys; gateway_token ;;   # the admin token, the keyring and the gateway's token, for the images' stack (deploy/compose)
   kafka-classpath) kafka_classpath ;;
-  topics) topic_specs ;;
+  topics) kafka_topics ;;
   *) echo "usage: $0 infra-up|up|down|infra-down|services-down|status|env|credentials|kafka-classpath|topics" >&2; exit 2 ;;
 esac
