@@ -16,6 +16,8 @@ import org.slf4j.LoggerFactory;
 /** Reads the executor's catalogue ({@code GET /executor/catalogue}, role viewer) for the framework adapters. */
 public final class Catalogue {
     private static final Duration RETRY = Duration.ofSeconds(2);
+    /** One client for every read: a client per read left one selector thread each behind a start that waited. */
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private static final Logger log = LoggerFactory.getLogger(Catalogue.class);
     private Catalogue() {
     }
@@ -33,8 +35,7 @@ public final class Catalogue {
                 .timeout(Duration.ofSeconds(10)).header("Authorization", "Bearer " + token).GET().build();
         HttpResponse<byte[]> response;
         try {
-            response = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build()
-                    .send(request, HttpResponse.BodyHandlers.ofByteArray());
+            response = HTTP.send(request, HttpResponse.BodyHandlers.ofByteArray());
         } catch (IOException e) {
             throw new Unavailable("cannot read the catalogue at " + request.uri() + ": " + e, e);
         } catch (InterruptedException e) {
