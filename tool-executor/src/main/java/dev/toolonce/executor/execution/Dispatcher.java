@@ -69,6 +69,8 @@ public final class Dispatcher implements SmartLifecycle {
     private final AtomicInteger hintCount = new AtomicInteger();
     private static final int MAX_HINTS = 16_384;
     private volatile long lastWalk = System.nanoTime();
+    /** Whether the next round walks the due index at once: asked for by {@link #wake}, or the last walk came back full. */
+    private volatile boolean walkWanted = true;
 
     /** Timing of claims: how many, for how long, how often to extend and to look for work. */
     public record Settings(int workers, int claimBatch, Duration lease, Duration heartbeat, Duration idlePoll) {
@@ -98,25 +100,32 @@ public final class Dispatcher implements SmartLifecycle {
         });
     }
 
-    /** Asks the dispatcher to look for due work now (called after intake commits). */
+    /**
+     * Asks the dispatcher to walk the due index now rather than at its next idle poll (a paused tool resumed, intake
+     * finished a batch). A worker that finishes a call only wakes the loop to use its hints: a walk per finished call
+     * found nothing almost every time and cost a claim statement each (docs/performance.md, fourth round).
+     */
     public void wake() {
+        walkWanted = true;
         wakeups.release();
     }
 
     /**
      * Hands over the ids of calls intake has just planned (committed), so that they are claimed by primary key
-     * rather than found by walking the due index (docs/protocol.md §19). A hint is only a shortcut: the claim
-     * re-checks every guard, and a call whose hint is dropped (the queue is full, another executor took it) is found
-     * by the walk that runs at least every idle poll. Call {@link #wake} afterwards.
+     * rather than found by walking the due index (docs/protocol.md §19), and wakes the loop. A hint is only a
+     * shortcut: the claim re-checks every guard, and a call whose hint is dropped (the queue is full, another executor
+     * took it) is found by a walk, asked for here when a hint is dropped and run at least every idle poll anyway.
      */
     public void offer(List<Long> plannedIds) {
         for (Long id : plannedIds) {
             if (hintCount.incrementAndGet() > MAX_HINTS) {
                 hintCount.decrementAndGet();
-                return;
+                walkWanted = true;
+                break;
             }
             hints.add(id);
         }
+        wakeups.release();
     }
 
     @Override
@@ -156,7 +165,9 @@ public final class Dispatcher implements SmartLifecycle {
             try {
                 int claimed = claimAndSubmit();
                 if (claimed == 0 && hintCount.get() == 0) {
-                    wakeups.tryAcquire(idlePoll.toMillis(), TimeUnit.MILLISECONDS);
+                    long untilWalk = idlePoll.toNanos() - (System.nanoTime() - lastWalk);
+                    wakeups.tryAcquire(Math.max(1_000_000L, Math.min(untilWalk, idlePoll.toNanos())),
+                            TimeUnit.NANOSECONDS);
                     wakeups.drainPermits();
                 }
                 failing = false;
@@ -187,12 +198,19 @@ public final class Dispatcher implements SmartLifecycle {
         try {
             long sentAt = System.nanoTime();
             int limit = Math.min(free, claimBatch);
-            List<Long> hinted = walkDue(sentAt) ? List.of() : takeHints(limit);
-            List<ToolCall> claimed = hinted.isEmpty()
-                    ? tx.execute(s -> claims.claim(owner, limit, lease))
-                    : tx.execute(s -> claims.claimByIds(owner, hinted, lease));
-            if (hinted.isEmpty()) {
+            boolean walk = walkDue(sentAt);
+            List<Long> hinted = walk ? List.of() : takeHints(limit);
+            if (!walk && hinted.isEmpty()) {
+                return 0; // nothing hinted, nothing asked for, and the last walk found all that was due
+            }
+            List<ToolCall> claimed;
+            if (walk) {
+                walkWanted = false;
+                claimed = tx.execute(s -> claims.claim(owner, limit, lease));
                 lastWalk = sentAt;
+                walkWanted |= claimed.size() == limit; // a full walk may have left due calls behind
+            } else {
+                claimed = tx.execute(s -> claims.claimByIds(owner, hinted, lease));
             }
             for (ToolCall call : claimed) {
                 workers.execute(() -> runOne(call, sentAt));
@@ -205,11 +223,12 @@ public final class Dispatcher implements SmartLifecycle {
     }
 
     /**
-     * Whether this round walks the due index: when no hint waits, and at least once per idle poll whatever the hints,
-     * so that retries that came due and calls planned elsewhere are not starved by a stream of fresh plans.
+     * Whether this round walks the due index: when asked to ({@link #wake}, or the last walk was full) and no hint
+     * waits, and at least once per idle poll whatever the hints, so that retries that came due and calls planned
+     * elsewhere are not starved by a stream of fresh plans.
      */
     private boolean walkDue(long now) {
-        return hintCount.get() == 0 || now - lastWalk >= idlePoll.toNanos();
+        return (walkWanted && hintCount.get() == 0) || now - lastWalk >= idlePoll.toNanos();
     }
 
     private List<Long> takeHints(int limit) {

@@ -58,6 +58,5 @@ public final class IntentListener {
         long started = System.nanoTime();
         processor.process(records);
         stats.intakeBatch(System.nanoTime() - started);
-        dispatcher.wake();
     }
 }
