@@ -51,7 +51,7 @@ public record ExecutorProperties(
         @DefaultValue("toolonce.tool-intents.dlq") String deadLetterTopic,
         @DefaultValue("toolonce.agent-tasks.dlq") String tasksDeadLetterTopic,
         @DefaultValue("toolonce-executor") String consumerGroup,
-        @DefaultValue("32") int workers,
+        @DefaultValue("256") int workers,
         @DefaultValue("64") int claimBatch,
         @DefaultValue("60s") Duration lease,
         @DefaultValue("5") int maxAttempts,
