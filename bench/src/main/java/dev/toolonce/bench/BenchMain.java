@@ -1,6 +1,7 @@
 package dev.toolonce.bench;
 
 import dev.toolonce.bench.report.BenchReport;
+import dev.toolonce.bench.report.Comparison;
 import dev.toolonce.bench.report.HtmlReport;
 import dev.toolonce.bench.report.JsonReport;
 import dev.toolonce.bench.report.TableReport;
@@ -32,15 +33,29 @@ public final class BenchMain {
             System.exit(2);
             return;
         }
+        if (options.compare() != null && !java.nio.file.Files.isReadable(options.compare())) {
+            System.err.println("--compare: cannot read " + options.compare()); // before the run, not after it
+            System.exit(2);
+            return;
+        }
         BenchReport report = Bench.run(options);
         System.out.println();
         new TableReport(report).print(System.out);
+        Comparison comparison = null;
+        if (options.compare() != null) {
+            try {
+                comparison = Comparison.of(report, options.compare());
+                comparison.lines().forEach(System.out::println);
+            } catch (java.io.IOException e) {
+                System.out.println("compare: " + e.getMessage()); // the run's own figures stand; say why none beside
+            }
+        }
         if (options.json() != null) {
             JsonReport.write(report, options.json());
             System.out.println("json: " + options.json().toAbsolutePath());
         }
         if (options.html() != null) {
-            HtmlReport.write(report, options.html());
+            HtmlReport.write(report, comparison, options.html());
             System.out.println("html: " + options.html().toAbsolutePath());
         }
         System.exit(report.lost() == 0 ? 0 : 1);

@@ -33,11 +33,13 @@ import java.util.Set;
  * @param timeout    longest wait for results after a run before the missing ones count as lost
  * @param json       where to write the JSON report; null for none
  * @param html       where to write the HTML report; null for none
+ * @param compare    an earlier run's JSON report to show this run's figures beside; null for none
  * @param target     the stack under test
  */
 public record BenchOptions(Set<Phase> phases, int clients, Duration seconds, List<Double> relayRates, int backlog,
                            int burst, List<Double> loads, int perTx, int warmup, String tool, int awaitable,
-                           Duration callsPoll, Duration timeout, Path json, Path html, BenchTarget target) {
+                           Duration callsPoll, Duration timeout, Path json, Path html, Path compare,
+                           BenchTarget target) {
 
     public static final String USAGE = """
             usage: ./toolonce bench [options]
@@ -61,6 +63,7 @@ public record BenchOptions(Set<Phase> phases, int clients, Duration seconds, Lis
               --timeout N         seconds to wait for the last results of a run (180)
               --json FILE         write the figures as JSON
               --html FILE         write a self-contained HTML report with charts
+              --compare FILE      an earlier run's --json: its figures printed (and drawn in --html) beside this run's
               --pg-url URL --kafka HOST:PORT --relay-url URL   the stack (default: PG_URL, KAFKA_BOOTSTRAP, RELAY_URL)
               --kafka-config FILE a Kafka client .properties file (security.protocol, sasl.*, ssl.*) added to every
                                   Kafka client of the bench (default: TOOLONCE_KAFKA_CONFIG; none)
@@ -119,6 +122,7 @@ public record BenchOptions(Set<Phase> phases, int clients, Duration seconds, Lis
         Duration timeout = Duration.ofSeconds(180);
         Path json;
         Path html;
+        Path compare;
         String pgUrl;
         String kafka;
         String relayUrl;
@@ -168,6 +172,7 @@ public record BenchOptions(Set<Phase> phases, int clients, Duration seconds, Lis
                 case "--timeout" -> timeout = Duration.ofSeconds(positive(option, value));
                 case "--json" -> json = Path.of(value);
                 case "--html" -> html = Path.of(value);
+                case "--compare" -> compare = Path.of(value);
                 case "--pg-url" -> pgUrl = value;
                 case "--kafka" -> kafka = value;
                 case "--kafka-config" -> {
@@ -217,7 +222,7 @@ public record BenchOptions(Set<Phase> phases, int clients, Duration seconds, Lis
 
         BenchOptions build() {
             return new BenchOptions(phases, clients, seconds, relayRates, backlog, burst, loads, perTx, warmup, tool,
-                    awaitable, callsPoll, timeout, json, html,
+                    awaitable, callsPoll, timeout, json, html, compare,
                     new BenchTarget(pgUrl, kafka, relayUrl, runDir, Map.copyOf(pids), authorization, kafkaSettings(), keyring));
         }
 

@@ -30,6 +30,8 @@ class BenchOptionsTest {
         assertThat(o.warmup()).as("a first bench is warmed before it is timed").isEqualTo(2_000);
         assertThat(o.target().pgUrl()).isEqualTo("jdbc:postgresql://h:1/db");
         assertThat(o.target().runDir()).isEqualTo(Path.of("/x", "run"));
+        assertThat(o.compare()).as("nothing to compare with unless asked").isNull();
+        assertThat(BenchOptions.parse(List.of("--compare", "before.json"), ENV).compare()).isEqualTo(Path.of("before.json"));
     }
 
     @Test

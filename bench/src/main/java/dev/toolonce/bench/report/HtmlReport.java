@@ -16,15 +16,20 @@ public final class HtmlReport {
     private HtmlReport() {
     }
 
-    public static void write(BenchReport report, Path file) throws IOException {
+    /** @param comparison the figures of an earlier run beside this one's ({@code --compare}); null for none */
+    public static void write(BenchReport report, Comparison comparison, Path file) throws IOException {
         Path parent = file.toAbsolutePath().getParent();
         if (parent != null) {
             Files.createDirectories(parent);
         }
-        Files.writeString(file, html(report));
+        Files.writeString(file, html(report, comparison));
     }
 
     static String html(BenchReport r) {
+        return html(r, null);
+    }
+
+    static String html(BenchReport r, Comparison comparison) {
         TableReport table = new TableReport(r);
         StringBuilder h = new StringBuilder("<!DOCTYPE html><html><head><meta charset='utf-8'><title>ToolOnce bench ")
                 .append(escape(r.runId())).append("</title><style>body{font-family:sans-serif;margin:2em;max-width:1100px}"
@@ -46,6 +51,12 @@ public final class HtmlReport {
         if (!table.statementLines().isEmpty()) {
             h.append("<h2>SQL during the burst</h2><pre>")
                     .append(escape(String.join("\n", table.statementLines()).strip())).append("</pre>");
+        }
+        if (comparison != null) {
+            h.append("<h2>Beside run ").append(escape(comparison.earlierId()))
+                    .append("</h2><p>ratio = this run ÷ earlier; + marks a figure that got better, - one that got worse"
+                            + "</p>")
+                    .append(table(new String[] {"figure", "earlier", "this run", "ratio"}, comparison.cells()));
         }
         h.append("<h2>Charts</h2>");
         charts(r).forEach(h::append);

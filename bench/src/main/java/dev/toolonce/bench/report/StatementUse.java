@@ -17,8 +17,11 @@ import java.util.List;
 public record StatementUse(Double statementsPerCall, Double commitsPerCall, Double rollbacksPerCall, List<Top> top,
                            String note) {
 
-    /** One statement: its text (whitespace collapsed, cut at 120 characters) and how often one call ran it. */
-    public record Top(String query, double perCall) {
+    /**
+     * One statement: its text (whitespace collapsed, cut at 120 characters), how often one call ran it, and the rows
+     * one execution returned or changed on average — for a set-based statement of a batch, the batch's size.
+     */
+    public record Top(String query, double perCall, double rowsPerRun) {
     }
 
     public static StatementUse unavailable(String why) {

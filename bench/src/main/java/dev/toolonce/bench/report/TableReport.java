@@ -90,10 +90,11 @@ public final class TableReport {
             return lines;
         }
         lines.add(String.format(Locale.ROOT, "SQL during the burst, per answered call: %.2f statements, %.2f commits, "
-                + "%.3f rollbacks (pg_stat_statements, every client of the database)", st.statementsPerCall(),
-                st.commitsPerCall(), st.rollbacksPerCall()));
+                + "%.3f rollbacks (pg_stat_statements, every client of the database); rows/run is a batch's size",
+                st.statementsPerCall(), st.commitsPerCall(), st.rollbacksPerCall()));
+        lines.add("  per call  rows/run  statement");
         for (StatementUse.Top t : st.top()) {
-            lines.add(String.format(Locale.ROOT, "  %6.3f  %s", t.perCall(), t.query()));
+            lines.add(String.format(Locale.ROOT, "  %8.3f  %8.1f  %s", t.perCall(), t.rowsPerRun(), t.query()));
         }
         return lines;
     }

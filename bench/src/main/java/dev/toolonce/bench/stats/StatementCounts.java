@@ -20,15 +20,20 @@ import java.util.Map;
 public final class StatementCounts {
     static final int TOP = 20;
     private static final String STATEMENTS = """
-            SELECT coalesce(queryid::text, md5(query)) AS id, sum(calls)::bigint AS calls, min(query) AS query
+            SELECT coalesce(queryid::text, md5(query)) AS id, sum(calls)::bigint AS calls, min(query) AS query,
+                   sum(rows)::bigint AS rows
               FROM pg_stat_statements
              WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
              GROUP BY 1""";
     private static final String TRANSACTIONS = """
             SELECT xact_commit, xact_rollback FROM pg_stat_database WHERE datname = current_database()""";
 
-    /** The counters at one moment: calls by statement, their texts, commits and rollbacks. */
-    public record Snapshot(Map<String, Long> calls, Map<String, String> texts, long commits, long rollbacks) {
+    /**
+     * The counters at one moment: calls by statement, the rows they returned or changed in all, their texts, commits
+     * and rollbacks.
+     */
+    public record Snapshot(Map<String, Long> calls, Map<String, Long> rows, Map<String, String> texts, long commits,
+                           long rollbacks) {
     }
 
     private StatementCounts() {
@@ -42,11 +47,13 @@ public final class StatementCounts {
         try (Statement s = c.createStatement()) {
             s.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
             Map<String, Long> calls = new HashMap<>();
+            Map<String, Long> rows = new HashMap<>();
             Map<String, String> texts = new HashMap<>();
             try (ResultSet rs = s.executeQuery(STATEMENTS)) {
                 while (rs.next()) {
                     calls.put(rs.getString(1), rs.getLong(2));
                     texts.put(rs.getString(1), rs.getString(3));
+                    rows.put(rs.getString(1), rs.getLong(4));
                 }
             }
             long commits;
@@ -57,7 +64,7 @@ public final class StatementCounts {
                 rollbacks = rs.getLong(2);
             }
             c.commit();
-            return new Snapshot(calls, texts, commits, rollbacks);
+            return new Snapshot(calls, rows, texts, commits, rollbacks);
         } catch (SQLException e) {
             System.out.println("    (statement counts are not readable: " + e.getMessage().lines().findFirst().orElse("")
                     + ")");
@@ -71,8 +78,9 @@ public final class StatementCounts {
     }
 
     /**
-     * What happened between two snapshots, per answered call. A statement evicted from {@code pg_stat_statements}
-     * meanwhile (it keeps 5,000 by default) counts from zero, never below.
+     * What happened between two snapshots, per answered call, and how many rows each statement took per execution (the
+     * batch size of a set-based statement). A statement evicted from {@code pg_stat_statements} meanwhile (it keeps
+     * 5,000 by default) counts from zero, never below.
      */
     public static StatementUse between(Snapshot before, Snapshot after, long answered) {
         if (before == null || after == null) {
@@ -92,10 +100,17 @@ public final class StatementCounts {
         }
         delta.sort(Map.Entry.<String, Long>comparingByValue(Comparator.reverseOrder()));
         List<StatementUse.Top> top = delta.stream().limit(TOP)
-                .map(e -> new StatementUse.Top(shorten(after.texts().get(e.getKey())), (double) e.getValue() / answered))
+                .map(e -> new StatementUse.Top(shorten(after.texts().get(e.getKey())), (double) e.getValue() / answered,
+                        (double) delta(before.rows(), after.rows(), e.getKey()) / e.getValue()))
                 .toList();
         return new StatementUse((double) total / answered, (double) (after.commits() - before.commits()) / answered,
                 (double) (after.rollbacks() - before.rollbacks()) / answered, top, null);
+    }
+
+    private static long delta(Map<String, Long> before, Map<String, Long> after, String id) {
+        long now = after.getOrDefault(id, 0L);
+        long then = before.getOrDefault(id, 0L);
+        return now >= then ? now - then : now; // evicted and counted again from zero
     }
 
     static String shorten(String query) {

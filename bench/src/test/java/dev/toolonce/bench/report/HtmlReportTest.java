@@ -23,7 +23,7 @@ class HtmlReportTest {
                         new BacklogResult(10, 1, 1, 10, 10, 0)),
                 new BurstResult(10, 10, 0, 0, Map.of("COMMITTED", 10L), 1, 10, L, CDF,
                         List.of(new ResourceUse("kafka", 1, 1.0, 100.0, 300, 310.0, null), ResourceUse.gone("outbox-relay", 200)), L,
-                        new StatementUse(4.5, 0.5, 0.0, List.of(new StatementUse.Top("COMMIT", 0.5)), null)),
+                        new StatementUse(4.5, 0.5, 0.0, List.of(new StatementUse.Top("COMMIT", 0.5, 0.0)), null)),
                 new LoadResult(List.of(new LoadStepResult(250, 1, 250, 250, 250, 0, 0, 250, L, CDF)), null, null),
                 new AwaitableResult(20, 200, 5.0, L, 0));
 
@@ -39,7 +39,7 @@ class HtmlReportTest {
         }
         assertThat(charts).isEqualTo(3);
         assertThat(html).contains("<h2>SQL during the burst</h2>")
-                .contains("4.50 statements, 0.50 commits, 0.000 rollbacks").contains("0.500  COMMIT");
+                .contains("4.50 statements, 0.50 commits, 0.000 rollbacks").contains("   0.500       0.0  COMMIT");
         List<String[]> rows = new TableReport(report).rows();
         assertThat(rows).hasSize(8);
         assertThat(rows.get(5)[1]).isEqualTo("relay's commit→ack meanwhile");
