@@ -1,5 +1,6 @@
 package dev.toolonce.messaging;
 
+import org.springframework.kafka.listener.ContainerProperties;
 import org.springframework.kafka.KafkaException;
 import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
 import org.springframework.kafka.listener.CommonErrorHandler;
@@ -22,6 +23,18 @@ public final class ConsumerContainers {
         DefaultErrorHandler handler = new DefaultErrorHandler(new FixedBackOff(1000L, FixedBackOff.UNLIMITED_ATTEMPTS));
         handler.setLogLevel(KafkaException.Level.WARN);
         return handler;
+    }
+
+    /**
+     * Offsets are still committed only after a batch's transaction committed (docs/protocol.md §5), but the listener
+     * does not wait for the broker's answer before its next poll: a synchronous offset commit took 13 ms on average
+     * on the local broker (its group coordinator lingers 5 ms to batch appends), and the listener polled nothing
+     * meanwhile. A commit that is lost or fails (a crash, a rebalance) only redelivers records the inbox has
+     * already recorded, which it answers as duplicates; the container still commits synchronously when its
+     * partitions are revoked.
+     */
+    public static void commitOffsetsWithoutWaiting(ContainerProperties container) {
+        container.setSyncCommits(false);
     }
 
     /** For readiness: the registry has listener containers and every one of them runs. */

@@ -63,7 +63,9 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.kafka.core.ConsumerFactory;
 import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.kafka.config.ContainerCustomizer;
 import org.springframework.kafka.listener.CommonErrorHandler;
+import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /** Wires the executor from plain classes; only this class and the web layer know Spring. */
@@ -74,6 +76,12 @@ public class ExecutorConfiguration {
     @Bean
     CommonErrorHandler kafkaErrorHandler() {
         return ConsumerContainers.redeliverWhileInfrastructureIsDown();
+    }
+
+    /** Every listener of the executor (intake, task holds) is an inbox: see {@link ConsumerContainers#commitOffsetsWithoutWaiting}. */
+    @Bean
+    ContainerCustomizer<Object, Object, ConcurrentMessageListenerContainer<Object, Object>> asyncOffsetCommits() {
+        return container -> ConsumerContainers.commitOffsetsWithoutWaiting(container.getContainerProperties());
     }
 
     @Bean

@@ -149,6 +149,7 @@ public class ToolOnceAgentAutoConfiguration {
             f.setConsumerFactory(new DefaultKafkaConsumerFactory<>(props));
             f.setBatchListener(true);
             f.getContainerProperties().setAckMode(ContainerProperties.AckMode.BATCH);
+            ConsumerContainers.commitOffsetsWithoutWaiting(f.getContainerProperties());
             f.setCommonErrorHandler(ConsumerContainers.redeliverWhileInfrastructureIsDown());
             Integer concurrency = kafka.getListener().getConcurrency();
             f.setConcurrency(concurrency == null ? 3 : concurrency);
