@@ -29,7 +29,7 @@ import java.util.UUID;
  * 1,000 calls, the same bench a minute later 471 and 0.68), and a user believes the first run.
  */
 public final class Bench {
-    private static final Duration WARM_LOAD = Duration.ofSeconds(5);
+    private static final Duration WARM_LOAD = Duration.ofSeconds(20);
     private Bench() {
     }
 

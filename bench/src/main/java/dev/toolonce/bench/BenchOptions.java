@@ -54,8 +54,8 @@ public record BenchOptions(Set<Phase> phases, int clients, Duration seconds, Lis
               --loads LIST        offered loads through the agent outbox, calls/s (250,500,1000,2000)
               --per-tx N          intents per agent transaction of the loads, published together with
                                   IntentPublisher.publishAll (1)
-              --warmup N          intents of the untimed warm-up before the first timed phase, then up to 5 s at
-                                  the first load through the agent outbox; 0 skips it (2000)
+              --warmup N          intents of the untimed warm-up before the first timed phase, then up to 20 s at
+                                  the first load through the agent outbox; 0 skips it (30000)
               --awaitable N       awaitable calls (ToolCalls) one after the other, each timed to its answer (200)
               --calls-poll MS     how often those calls' waits read their rows (200)
               --tool NAME         tool of the burst and the loads, operation apply: counter (writes its effect
@@ -115,7 +115,7 @@ public record BenchOptions(Set<Phase> phases, int clients, Duration seconds, Lis
         int burst = 20_000;
         List<Double> loads = List.of(250.0, 500.0, 1000.0, 2000.0);
         int perTx = 1;
-        int warmup = 2_000;
+        int warmup = 30_000;
         String tool = "counter";
         int awaitable = 200;
         Duration callsPoll = Duration.ofMillis(200);

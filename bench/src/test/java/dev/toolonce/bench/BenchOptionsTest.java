@@ -27,7 +27,7 @@ class BenchOptionsTest {
         assertThat(o.relayRates()).containsExactly(1000.0, 5000.0);
         assertThat(o.backlog()).isEqualTo(50_000);
         assertThat(o.clients()).isEqualTo(16);
-        assertThat(o.warmup()).as("a first bench is warmed before it is timed").isEqualTo(2_000);
+        assertThat(o.warmup()).as("a first bench is warmed before it is timed").isEqualTo(30_000);
         assertThat(o.target().pgUrl()).isEqualTo("jdbc:postgresql://h:1/db");
         assertThat(o.target().runDir()).isEqualTo(Path.of("/x", "run"));
         assertThat(o.compare()).as("nothing to compare with unless asked").isNull();
