@@ -101,9 +101,10 @@ public final class Dispatcher implements SmartLifecycle {
     }
 
     /**
-     * Asks the dispatcher to walk the due index now rather than at its next idle poll (a paused tool resumed, intake
-     * finished a batch). A worker that finishes a call only wakes the loop to use its hints: a walk per finished call
-     * found nothing almost every time and cost a claim statement each (docs/performance.md, fourth round).
+     * Asks the dispatcher to walk the due index now rather than at its next idle poll (a paused tool resumed). Intake's
+     * calls come as hints ({@link #offer}), and a worker that finishes a call only wakes the loop to use them: a walk
+     * per finished call found nothing almost every time and cost a claim statement each (docs/performance.md, fourth
+     * round).
      */
     public void wake() {
         walkWanted = true;
@@ -196,6 +197,9 @@ public final class Dispatcher implements SmartLifecycle {
         int free = 1 + freeWorkers.drainPermits();
         int submitted = 0;
         try {
+            if (!running) {
+                return 0; // stopping: a call claimed now could not be handed to the closed pool and would sit STARTED
+            }
             long sentAt = System.nanoTime();
             int limit = Math.min(free, claimBatch);
             boolean walk = walkDue(sentAt);
@@ -208,7 +212,9 @@ public final class Dispatcher implements SmartLifecycle {
                 walkWanted = false;
                 claimed = tx.execute(s -> claims.claim(owner, limit, lease));
                 lastWalk = sentAt;
-                walkWanted |= claimed.size() == limit; // a full walk may have left due calls behind
+                if (claimed.size() == limit) {
+                    walkWanted = true; // a full walk may have left due calls behind (a plain write: no wake() is lost)
+                }
             } else {
                 claimed = tx.execute(s -> claims.claimByIds(owner, hinted, lease));
             }
