@@ -29,9 +29,10 @@ public final class ConsumerContainers {
      * Offsets are still committed only after a batch's transaction committed (docs/protocol.md §5), but the listener
      * does not wait for the broker's answer before its next poll: a synchronous offset commit took 13 ms on average
      * on the local broker (its group coordinator lingers 5 ms to batch appends), and the listener polled nothing
-     * meanwhile. A commit that is lost or fails (a crash, a rebalance) only redelivers records the inbox has
-     * already recorded, which it answers as duplicates; the container still commits synchronously when its
-     * partitions are revoked.
+     * meanwhile. A commit that is lost or fails (a crash, a rebalance: on revocation the container's commit is
+     * asynchronous too, and a late one from an old generation is refused) redelivers records: the ones the inbox
+     * recorded it answers as duplicates, and a record that was refused or dead-lettered is dead-lettered again. An
+     * offset never moves backwards (a failed asynchronous commit is not retried; the next batch's commit covers it).
      */
     public static void commitOffsetsWithoutWaiting(ContainerProperties container) {
         container.setSyncCommits(false);

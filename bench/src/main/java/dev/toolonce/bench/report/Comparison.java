@@ -87,7 +87,8 @@ public final class Comparison {
         List<String[]> cells = new ArrayList<>();
         for (Row r : rows) {
             Double ratio = r.ratio();
-            String mark = ratio == null || ratio == 1.0 ? "" : (ratio > 1) == r.higherIsBetter() ? " +" : " -";
+            // no mark for a change that rounds away in the two decimals shown
+            String mark = ratio == null || Math.abs(ratio - 1.0) < 0.005 ? "" : (ratio > 1) == r.higherIsBetter() ? " +" : " -";
             cells.add(new String[] {r.figure(), number(r.earlier()), number(r.now()),
                     ratio == null ? "-" : String.format(Locale.ROOT, "%.2f%s", ratio, mark)});
         }

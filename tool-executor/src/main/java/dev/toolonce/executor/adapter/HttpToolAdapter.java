@@ -104,8 +104,9 @@ public final class HttpToolAdapter implements ToolAdapter {
         // The client's own work (reading the answer into a BoundedBody, completing the future the worker waits on)
         // runs on its selector thread rather than being handed to a pool thread first: one thread switch less per
         // call, a fifth of the executor's CPU at 1,500 calls/s (docs/performance.md, fourth round). Nothing it runs
-        // blocks; the most it does is hash a body bounded by max-response-bytes × HASH_FACTOR, and each tool has a
-        // client (and a selector thread) of its own.
+        // blocks, but its CPU work is serial per tool: TLS decryption and hashing a body bounded by
+        // max-response-bytes × HASH_FACTOR. Each tool has a client (and a selector thread) of its own, so a tool
+        // sending large bodies can slow its own answers only.
         this.client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                 .executor(Runnable::run)
                 .connectTimeout(descriptor.connectTimeout()).build();
