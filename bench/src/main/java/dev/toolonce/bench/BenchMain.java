@@ -5,6 +5,8 @@ import dev.toolonce.bench.report.Comparison;
 import dev.toolonce.bench.report.HtmlReport;
 import dev.toolonce.bench.report.JsonReport;
 import dev.toolonce.bench.report.TableReport;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.util.List;
 
 /**
@@ -33,7 +35,7 @@ public final class BenchMain {
             System.exit(2);
             return;
         }
-        if (options.compare() != null && !java.nio.file.Files.isReadable(options.compare())) {
+        if (options.compare() != null && !Files.isReadable(options.compare())) {
             System.err.println("--compare: cannot read " + options.compare()); // before the run, not after it
             System.exit(2);
             return;
@@ -46,7 +48,7 @@ public final class BenchMain {
             try {
                 comparison = Comparison.of(report, options.compare());
                 comparison.lines().forEach(System.out::println);
-            } catch (java.io.IOException e) {
+            } catch (IOException e) {
                 System.out.println("compare: " + e.getMessage()); // the run's own figures stand; say why none beside
             }
         }

@@ -92,7 +92,7 @@ public final class StatementCounts {
         long total = 0;
         List<Map.Entry<String, Long>> delta = new ArrayList<>();
         for (Map.Entry<String, Long> e : after.calls().entrySet()) {
-            long d = Math.max(0, e.getValue() - before.calls().getOrDefault(e.getKey(), 0L));
+            long d = grown(before.calls(), after.calls(), e.getKey());
             if (d > 0) {
                 total += d;
                 delta.add(Map.entry(e.getKey(), d));
@@ -101,16 +101,15 @@ public final class StatementCounts {
         delta.sort(Map.Entry.<String, Long>comparingByValue(Comparator.reverseOrder()));
         List<StatementUse.Top> top = delta.stream().limit(TOP)
                 .map(e -> new StatementUse.Top(shorten(after.texts().get(e.getKey())), (double) e.getValue() / answered,
-                        (double) delta(before.rows(), after.rows(), e.getKey()) / e.getValue()))
+                        (double) grown(before.rows(), after.rows(), e.getKey()) / e.getValue()))
                 .toList();
         return new StatementUse((double) total / answered, (double) (after.commits() - before.commits()) / answered,
                 (double) (after.rollbacks() - before.rollbacks()) / answered, top, null);
     }
 
-    private static long delta(Map<String, Long> before, Map<String, Long> after, String id) {
-        long now = after.getOrDefault(id, 0L);
-        long then = before.getOrDefault(id, 0L);
-        return now >= then ? now - then : now; // evicted and counted again from zero
+    /** How much one counter of a statement grew between two snapshots; one that fell (evicted meanwhile) counts 0. */
+    private static long grown(Map<String, Long> before, Map<String, Long> after, String id) {
+        return Math.max(0, after.getOrDefault(id, 0L) - before.getOrDefault(id, 0L));
     }
 
     static String shorten(String query) {
