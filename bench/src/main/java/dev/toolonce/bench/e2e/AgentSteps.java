@@ -1,6 +1,8 @@
 package dev.toolonce.bench.e2e;
 
 import dev.toolonce.bench.BenchTarget;
+import dev.toolonce.bench.report.Hops;
+import dev.toolonce.bench.stats.Latencies;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -20,6 +22,21 @@ final class AgentSteps {
     private static final String ANSWERED = """
             SELECT task_id, status, (extract(epoch FROM updated_at) * 1000000)::bigint
               FROM agent.agent_step WHERE tenant_id = ? AND task_id LIKE ? AND status <> 'PENDING'
+            """;
+
+    /**
+     * Segments of each answered step of a load, in microseconds, from the step's and its call's timestamps
+     * ({@code clock_timestamp()} of one database): written → planned → started → terminal → answered.
+     */
+    private static final String HOPS = """
+            SELECT (extract(epoch FROM c.created_at - s.created_at) * 1000000)::bigint,
+                   (extract(epoch FROM c.started_at - c.created_at) * 1000000)::bigint,
+                   (extract(epoch FROM c.terminal_at - c.started_at) * 1000000)::bigint,
+                   (extract(epoch FROM s.updated_at - c.terminal_at) * 1000000)::bigint
+              FROM agent.agent_step s
+              JOIN executor.tool_call c ON c.tenant_id = s.tenant_id AND c.task_id = s.task_id AND c.step_id = s.step_id
+             WHERE s.tenant_id = ? AND s.task_id LIKE ? AND s.status <> 'PENDING'
+               AND c.started_at IS NOT NULL AND c.terminal_at IS NOT NULL
             """;
 
     /** @param status the step's status; @param updatedMicros when the consumer answered, epoch microseconds */
@@ -58,6 +75,33 @@ final class AgentSteps {
                 Thread.sleep(250);
             }
         }
+    }
+
+    /**
+     * @return the answered steps' latency by segment; null when there is none or the executor's ledger cannot be read
+     *         here (the agent and the executor in different databases)
+     */
+    Hops hops(String taskPrefix) {
+        Latencies[] segments = {new Latencies(), new Latencies(), new Latencies(), new Latencies()};
+        try (Connection c = target.connect(); PreparedStatement ps = c.prepareStatement(HOPS)) {
+            ps.setString(1, tenant);
+            ps.setString(2, taskPrefix + "%");
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    for (int i = 0; i < segments.length; i++) {
+                        segments[i].add(rs.getLong(i + 1));
+                    }
+                }
+            }
+            c.commit();
+        } catch (SQLException e) {
+            System.out.printf("    (no latency by segment: %s)%n", e.getMessage());
+            return null;
+        }
+        if (segments[0].summary().count() == 0) {
+            return null;
+        }
+        return new Hops(segments[0].summary(), segments[1].summary(), segments[2].summary(), segments[3].summary());
     }
 
     /** @return task id → answer, for every answered step of {@code taskPrefix} */

@@ -5,6 +5,7 @@ import dev.toolonce.bench.BenchTarget;
 import dev.toolonce.bench.drive.BenchIntents;
 import dev.toolonce.bench.drive.PacedLoad;
 import dev.toolonce.bench.drive.Transactions;
+import dev.toolonce.bench.report.Hops;
 import dev.toolonce.bench.report.LoadResult;
 import dev.toolonce.bench.report.LoadStepResult;
 import dev.toolonce.bench.stats.Latencies;
@@ -51,10 +52,12 @@ public final class LoadLadder {
         List<LoadStepResult> results = new ArrayList<>();
         Double knee = null;
         String reason = null;
-        for (double load : loads) {
+        for (int i = 0; i < loads.size(); i++) {
+            double load = loads.get(i);
             System.out.printf("  offered %.0f calls/s through the agent outbox for %d s%s%n", load, each.toSeconds(),
                     perTx == 1 ? "" : ", " + perTx + " intents per transaction");
-            LoadStepResult r = step("load-" + runId + "-" + (long) load + "-", load, each, timeout);
+            // the step's index in the name: a rate offered twice (--loads 500,500) must not find the first step's tasks
+            LoadStepResult r = step("load-" + runId + "-" + i + "-" + (long) load + "-", load, each, timeout);
             results.add(r);
             System.out.printf("    achieved %.1f/s, p50 %.1f ms, p99 %.1f ms%n",
                     r.achievedPerSecond(), r.latency().p50(), r.latency().p99());
@@ -106,9 +109,15 @@ public final class LoadLadder {
             }
         }
         double span = (last - first) / 1e6;
+        Hops hops = steps.hops(prefix);
+        if (hops != null) {
+            System.out.printf("    by segment, p50 / p99 ms: to the executor %.1f / %.1f, claim %.1f / %.1f, run %.1f / %.1f,"
+                            + " back %.1f / %.1f%n", hops.toExecutor().p50(), hops.toExecutor().p99(), hops.claim().p50(),
+                    hops.claim().p99(), hops.run().p50(), hops.run().p99(), hops.back().p50(), hops.back().p99());
+        }
         return new LoadStepResult(load, sent.seconds(), sent.done() * perTx, sent.perSecond() * perTx, answers.size(),
-                pending,
-                notCommitted, span <= 0 ? 0 : answers.size() / span, latencies.summary(), latencies.cdf(100));
+                pending, notCommitted, span <= 0 ? 0 : answers.size() / span, latencies.summary(), latencies.cdf(100),
+                hops);
     }
 
     private PacedLoad.Worker writer(String prefix, Map<String, Long> committedMicros) {

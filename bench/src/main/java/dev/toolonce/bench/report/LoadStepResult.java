@@ -16,8 +16,9 @@ import java.util.List;
  * @param achievedPerSecond {@code completed} / (first commit → last step update)
  * @param latency           intent commit (client) → {@code agent_step.updated_at} (database clock, same host)
  * @param cdf               CDF of {@code latency}: points {@code [ms, fraction]}
+ * @param hops              the same calls' latency by segment; null when the executor's ledger could not be read
  */
 public record LoadStepResult(double offeredPerSecond, double seconds, long sent, double sentPerSecond, long completed,
                              long lost, long notCommitted, double achievedPerSecond, LatencySummary latency,
-                             List<double[]> cdf) {
+                             List<double[]> cdf, Hops hops) {
 }

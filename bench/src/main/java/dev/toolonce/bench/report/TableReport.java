@@ -130,6 +130,12 @@ public final class TableReport {
             for (LoadStepResult s : r.loads().steps()) {
                 rows.add(row("loads", String.format(Locale.ROOT, "%.0f/s offered (sent %.0f/s), commit→step",
                         s.offeredPerSecond(), s.sentPerSecond()), s.achievedPerSecond(), s.latency(), s.lost()));
+                if (s.hops() != null) {
+                    rows.add(row("loads", "  step written→call planned", Double.NaN, s.hops().toExecutor(), -1));
+                    rows.add(row("loads", "  planned→started (claim)", Double.NaN, s.hops().claim(), -1));
+                    rows.add(row("loads", "  started→terminal (tool, commit)", Double.NaN, s.hops().run(), -1));
+                    rows.add(row("loads", "  terminal→step answered", Double.NaN, s.hops().back(), -1));
+                }
             }
         }
         if (r.awaitable() != null) {
@@ -140,7 +146,10 @@ public final class TableReport {
         return rows;
     }
 
-    /** @param rate events or calls per second, NaN for a row without one; @param l null for a row without latencies */
+    /**
+     * @param rate events or calls per second, NaN for a row without one; @param l null for a row without latencies;
+     * @param lost negative for a row that counts no losses of its own (a segment of the row above)
+     */
     private String[] row(String phase, String figure, double rate, LatencySummary l, long lost) {
         boolean hasRate = !Double.isNaN(rate);
         boolean hasCeiling = r.commit() != null && r.commit().commitsPerSecond() > 0;
@@ -148,7 +157,8 @@ public final class TableReport {
         return new String[] {phase, figure, hasRate ? f1(rate) : "",
                 hasRate && hasCeiling ? f1(100 * rate / r.commit().commitsPerSecond()) + "%" : "",
                 hasLatency ? f1(l.p50()) : "", hasLatency ? f1(l.p95()) : "", hasLatency ? f1(l.p99()) : "",
-                hasLatency ? f1(l.max()) : "", l == null ? "" : Long.toString(l.count()), Long.toString(lost)};
+                hasLatency ? f1(l.max()) : "", l == null ? "" : Long.toString(l.count()),
+                lost < 0 ? "" : Long.toString(lost)};
     }
 
     private static String f1(double v) {
