@@ -98,7 +98,7 @@ final class AgentSteps {
             System.out.printf("    (no latency by segment: %s)%n", e.getMessage());
             return null;
         }
-        if (segments[0].summary().count() == 0) {
+        if (segments[0].count() == 0) {
             return null;
         }
         return new Hops(segments[0].summary(), segments[1].summary(), segments[2].summary(), segments[3].summary());
