@@ -16,10 +16,10 @@ import org.springframework.context.SmartLifecycle;
  * Flyway's migration included, is ready, and stops first when the context closes.
  *
  * <p>Its sockets send without Nagle's delay ({@value #NODELAY} unless set otherwise): the JDK server writes a
- * response's headers and its body as two segments, and with Nagle the body waited for the client's delayed
- * acknowledgement of the headers, about 40 ms. At 100 calls/s through the agent outbox that was the largest part of
- * a call's latency (docs/performance.md, fifth round) — a measurement of the sandbox, not of ToolOnce. The JDK
- * reads the property once, when its first server is made in the JVM.
+ * response's headers and its body as two segments, and with Nagle the body can wait for the client's delayed
+ * acknowledgement of the headers, about 40 ms: on a dev stack at 100 calls/s through the agent outbox that was most of
+ * a call's latency (docs/performance.md, fifth round; clean clones did not show it) — the sandbox measuring itself,
+ * not ToolOnce. The JDK reads the property once, when its first server is made in the JVM.
  */
 public final class SandboxHttpServer implements SmartLifecycle {
     static final String NODELAY = "sun.net.httpserver.nodelay";
