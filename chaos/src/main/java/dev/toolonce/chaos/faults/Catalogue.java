@@ -6,6 +6,10 @@ import dev.toolonce.chaos.stack.Service;
 import dev.toolonce.chaos.stack.Sleep;
 import dev.toolonce.chaos.workload.ResultsWatch;
 import dev.toolonce.chaos.workload.SentCall;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -109,17 +113,31 @@ public final class Catalogue {
 
     /**
      * The publishing relay restarted with {@code point} armed while its standby is down, so that it takes every slot;
-     * then the standby is started again. The armed relay halts at the point on its first batch of outbox rows, the
+     * then the standby is started again and stands by, as production's second replica does. Only then is the point
+     * made live (its arm file created): the armed relay halts there on its next batch of outbox rows, the warm
      * standby takes over, and the halted relay is restarted clean as the new standby.
      */
     private static Injection relayCrashAt(FaultContext ctx, String point) {
         Service armed = ctx.stack().publishingRelay();
         Service standby = ctx.stack().otherRelay(armed);
-        standby.stop();
-        armed.stop();
-        armed.startArmed(ChaosStack.faultInjectionArgs(point));
-        standby.start();
-        return awaitHalt(armed, point);
+        Path arm = ctx.stack().relayArmFile();
+        try {
+            Files.deleteIfExists(arm);
+            standby.stop();
+            armed.stop();
+            armed.startArmed(ctx.stack().relayCrashArgs(point));
+            standby.start();
+            Files.createFile(arm);
+            return awaitHalt(armed, point);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot arm the relay's crash point with " + arm, e);
+        } finally {
+            try {
+                Files.deleteIfExists(arm);
+            } catch (IOException e) {
+                // left behind: the next injection deletes it before arming
+            }
+        }
     }
 
     private static Injection haltAt(Service service, String point, List<String> armed) {

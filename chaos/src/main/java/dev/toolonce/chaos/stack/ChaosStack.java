@@ -140,6 +140,21 @@ public final class ChaosStack implements AutoCloseable {
         return List.of("--toolonce.fault-injection.enabled=true", "--toolonce.fault-injection.crash-at=" + point);
     }
 
+    /**
+     * The arguments that arm the relay's crash point {@code point} so that it stays inert until
+     * {@link #relayArmFile()} exists ({@code toolonce.fault-injection.arm-file}).
+     */
+    public List<String> relayCrashArgs(String point) {
+        List<String> args = new ArrayList<>(faultInjectionArgs(point));
+        args.add("--toolonce.fault-injection.arm-file=" + relayArmFile());
+        return args;
+    }
+
+    /** The file whose creation makes an armed relay halt at its crash point. */
+    public Path relayArmFile() {
+        return home.resolve("relay-crash.arm");
+    }
+
     public boolean naive() {
         return naive;
     }
