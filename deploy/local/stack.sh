@@ -265,6 +265,11 @@ transaction.state.log.min.isr=1
 share.coordinator.state.topic.replication.factor=1
 share.coordinator.state.topic.min.isr=1
 group.initial.rebalance.delay.ms=0
+# One broker, in the controller's own JVM: after a SIGKILL the restarted controller still holds the killed broker's
+# registration and refuses the new one (DUPLICATE_BROKER_REGISTRATION, retried every heartbeat interval) until that
+# session times out: 9 s by default, 3 s here. The heartbeat is local, so 6 missed beats in a row mean a dead JVM.
+broker.heartbeat.interval.ms=500
+broker.session.timeout.ms=3000
 log.retention.hours=168
 EOF
   if [[ ! -f "$KAFKA_DIR/data/meta.properties" ]]; then
