@@ -127,7 +127,7 @@ kafka_context() {
   rm -rf "$WORK/kafka"; mkdir -p "$WORK/kafka/libs"
   IFS=: read -ra jars <<<"$cp"
   for jar in "${jars[@]}"; do cp "$jar" "$WORK/kafka/libs/"; done
-  cp "$SRC/kafka-run.sh" "$WORK/kafka/"
+  cp "$SRC/kafka-run.sh" "$REPO_ROOT/deploy/local/kafka/broker.properties" "$WORK/kafka/"
   chmod -R u=rwX,go=rX "$WORK/kafka"
 }
 

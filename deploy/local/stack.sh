@@ -255,23 +255,8 @@ controller.listener.names=CONTROLLER
 listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT
 inter.broker.listener.name=PLAINTEXT
 log.dirs=$KAFKA_DIR/data
-num.partitions=3
-auto.create.topics.enable=false
-default.replication.factor=1
-min.insync.replicas=1
-offsets.topic.replication.factor=1
-transaction.state.log.replication.factor=1
-transaction.state.log.min.isr=1
-share.coordinator.state.topic.replication.factor=1
-share.coordinator.state.topic.min.isr=1
-group.initial.rebalance.delay.ms=0
-# One broker, in the controller's own JVM: after a SIGKILL the restarted controller still holds the killed broker's
-# registration and refuses the new one (DUPLICATE_BROKER_REGISTRATION, retried every heartbeat interval) until that
-# session times out: 9 s by default, 3 s here. The heartbeat is local, so 6 missed beats in a row mean a dead JVM.
-broker.heartbeat.interval.ms=500
-broker.session.timeout.ms=3000
-log.retention.hours=168
 EOF
+  cat "$REPO_ROOT/deploy/local/kafka/broker.properties" >>"$KAFKA_DIR/server.properties"
   if [[ ! -f "$KAFKA_DIR/data/meta.properties" ]]; then
     local id=-  # a random 16-byte id in Kafka's base64url form, not starting with '-'
     while [[ $id == -* ]]; do id="$(head -c 16 /dev/urandom | base64 | tr '+/' '-_' | cut -c1-22)"; done

@@ -5,8 +5,9 @@
 # (its starter script exports KAFKA_ADVERTISED_LISTENERS with the mapped port and then runs this file).
 #
 #   KAFKA_<NAME>      sets the broker property <name>, lower-cased, '_' → '.', '__' → '_', '___' → '-' (as
-#                     apache/kafka), over the defaults below: deploy/local/stack.sh's broker settings, listening on
-#                     0.0.0.0:9092 (PLAINTEXT) and :9093 (CONTROLLER), advertised as localhost:9092
+#                     apache/kafka), over the defaults: listening on 0.0.0.0:9092 (PLAINTEXT) and :9093
+#                     (CONTROLLER), advertised as localhost:9092, then deploy/local/kafka/broker.properties (the
+#                     settings of stack.sh's broker too), copied to /etc/kafka/docker/broker.properties
 #   CLUSTER_ID        the cluster id the storage is formatted with at the first start (default: a random one)
 #   KAFKA_HEAP_OPTS   the broker's heap (default -Xms256m -Xmx512m); KAFKA_OPTS: more JVM options
 set -euo pipefail
@@ -26,22 +27,8 @@ controller.listener.names=CONTROLLER
 listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT
 inter.broker.listener.name=PLAINTEXT
 log.dirs=$DATA
-num.partitions=3
-auto.create.topics.enable=false
-default.replication.factor=1
-min.insync.replicas=1
-offsets.topic.replication.factor=1
-transaction.state.log.replication.factor=1
-transaction.state.log.min.isr=1
-share.coordinator.state.topic.replication.factor=1
-share.coordinator.state.topic.min.isr=1
-group.initial.rebalance.delay.ms=0
-# One broker, in the controller's own JVM: after a SIGKILL the restarted controller still holds the killed broker's
-# registration and refuses the new one (DUPLICATE_BROKER_REGISTRATION, retried every heartbeat interval) until that
-# session times out: 9 s by default, 3 s here. The heartbeat is local, so 6 missed beats in a row mean a dead JVM.
-broker.heartbeat.interval.ms=500
-broker.session.timeout.ms=3000
 PROPS
+  cat /etc/kafka/docker/broker.properties
   # later lines win: the environment overrides the defaults
   for var in "${!KAFKA_@}"; do
     [[ "$NOT_PROPERTIES" == *" $var "* ]] && continue
