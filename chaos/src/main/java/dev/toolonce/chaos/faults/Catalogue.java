@@ -122,22 +122,16 @@ public final class Catalogue {
         Service standby = ctx.stack().otherRelay(armed);
         Path arm = ctx.stack().relayArmFile();
         try {
-            Files.deleteIfExists(arm);
+            Files.deleteIfExists(arm); // the last injection's: the relay restarted below must not halt at once
             standby.stop();
             armed.stop();
             armed.startArmed(ctx.stack().relayCrashArgs(point));
             standby.start();
             Files.createFile(arm);
-            return awaitHalt(armed, point);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot arm the relay's crash point with " + arm, e);
-        } finally {
-            try {
-                Files.deleteIfExists(arm);
-            } catch (IOException e) {
-                // left behind: the next injection deletes it before arming
-            }
         }
+        return awaitHalt(armed, point); // restarts the halted relay without the fault-injection settings
     }
 
     private static Injection haltAt(Service service, String point, List<String> armed) {
