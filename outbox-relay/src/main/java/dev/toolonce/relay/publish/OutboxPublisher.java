@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -28,12 +29,24 @@ import io.debezium.engine.RecordChangeEvent;
  * The engine's change consumer for one source: sends every outbox insert of a batch to the
  * topic its row names, waits for every acknowledgement (or its dead-letter acknowledgement),
  * and only then marks the batch processed, which lets Debezium store the position and confirm it
- * to the slot. A failure that a retry may cure throws {@link RetryBatchException} with nothing
- * marked; the batch arrives again after the engine restarts.
+ * to the slot. After a failure that a retry may cure (the broker restarting, say) the whole batch is sent again in
+ * place, in order, for up to {@link #RESEND_WITHIN_MS}; if it still fails, {@link RetryBatchException} leaves
+ * the batch unmarked and the batch arrives again after the engine restarts. Either way some of its rows may reach
+ * Kafka twice, which the consumers' inboxes absorb (docs/protocol.md §5).
  */
 public final class OutboxPublisher implements DebeziumEngine.ChangeConsumer<RecordChangeEvent<SourceRecord>> {
 
     private static final Logger log = LoggerFactory.getLogger(OutboxPublisher.class);
+
+    /**
+     * How long a batch is sent again in place before the engine is restarted instead (which costs 1–2 s of
+     * start-up): a broker's restart after a SIGKILL takes 4–6 s, and a send blocked waiting for metadata gives up
+     * after {@link KafkaClients#MAX_BLOCK_MS}.
+     */
+    static final long RESEND_WITHIN_MS = 10_000;
+    /** The pause before the first resend, doubling up to {@link #RESEND_PAUSE_MAX_MS}. */
+    static final long RESEND_PAUSE_MS = 100;
+    static final long RESEND_PAUSE_MAX_MS = 1_000;
 
     private final String sourceName;
     private final OutboxRowReader reader;
@@ -70,11 +83,7 @@ public final class OutboxPublisher implements DebeziumEngine.ChangeConsumer<Reco
         if (!changes.isEmpty()) {
             crashPoints.reach(RelayCrashPoints.AFTER_READ);
         }
-        Batch batch = new Batch(true);
-        for (OutboxChange change : changes) {
-            batch.submit(change);
-        }
-        batch.awaitAll();
+        sendAll(changes, true);
         if (!changes.isEmpty()) {
             crashPoints.reach(RelayCrashPoints.AFTER_SEND);
         }
@@ -96,11 +105,32 @@ public final class OutboxPublisher implements DebeziumEngine.ChangeConsumer<Reco
      *         may have been sent (sending them again is allowed)
      */
     public void publish(List<OutboxChange> changes, boolean measureLatency) throws InterruptedException {
-        Batch batch = new Batch(measureLatency);
-        for (OutboxChange change : changes) {
-            batch.submit(change);
+        sendAll(changes, measureLatency);
+    }
+
+    /** Sends every row and waits for every acknowledgement; sends them all again, in order, while a retry may cure. */
+    private void sendAll(List<OutboxChange> changes, boolean measureLatency) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(RESEND_WITHIN_MS);
+        long pause = RESEND_PAUSE_MS;
+        while (true) {
+            Batch batch = new Batch(measureLatency);
+            try {
+                for (OutboxChange change : changes) {
+                    batch.submit(change);
+                }
+                batch.awaitAll();
+                return;
+            } catch (RetryBatchException e) {
+                if (System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(pause) - deadline > 0) {
+                    throw e;
+                }
+                log.warn("Source '{}': {}; sending the batch of {} rows again in {} ms", sourceName, e.getMessage(),
+                        changes.size(), pause);
+                meters.resent();
+                Thread.sleep(pause);
+                pause = Math.min(pause * 2, RESEND_PAUSE_MAX_MS);
+            }
         }
-        batch.awaitAll();
     }
 
     /** The Kafka record of a row: topic = aggregate_type, key = aggregate_id, value = payload bytes. */

@@ -42,6 +42,7 @@ public class RelayStats {
     public static final String PUBLISHED = "toolonce.relay.published";
     public static final String DEAD_LETTERED = "toolonce.relay.dead_lettered";
     public static final String SEND_FAILURES = "toolonce.relay.send_failures";
+    public static final String BATCHES_RESENT = "toolonce.relay.batches_resent";
     public static final String WATCHDOG_FAILURES = "toolonce.relay.watchdog.failures";
     /** {@value #WATCHDOG_FAILURES} step: a source's database and slot probe. */
     public static final String STEP_PROBE = "probe";
@@ -129,6 +130,7 @@ public class RelayStats {
         private final Timer commitToAck;
         private final Counter published;
         private final Counter sendFailures;
+        private final Counter batchesResent;
         private final Map<String, Counter> deadLettered = new ConcurrentHashMap<>();
 
         private SourceMeters(String source) {
@@ -139,7 +141,10 @@ public class RelayStats {
             this.published = Counter.builder(PUBLISHED).tag("source", source)
                     .description("outbox rows acknowledged by their topic").register(registry);
             this.sendFailures = Counter.builder(SEND_FAILURES).tag("source", source)
-                    .description("sends that failed for a reason a retry may cure; each hands its batch back")
+                    .description("sends that failed for a reason a retry may cure; their batch is sent again")
+                    .register(registry);
+            this.batchesResent = Counter.builder(BATCHES_RESENT).tag("source", source)
+                    .description("batches sent again in place after a send failed for a reason a retry may cure")
                     .register(registry);
         }
 
@@ -168,9 +173,14 @@ public class RelayStats {
                     .register(registry)).increment();
         }
 
-        /** A send failed for a reason a retry may cure; its batch is handed back. */
+        /** A send failed for a reason a retry may cure; its batch is sent again, or handed back to the engine. */
         public void sendFailed() {
             sendFailures.increment();
+        }
+
+        /** A batch is sent again in place (the engine is not restarted). */
+        public void resent() {
+            batchesResent.increment();
         }
 
         private long deadLetteredCount() {
