@@ -75,6 +75,9 @@ class BenchSmokeIT {
         assertThat(r.path("loads").path("steps")).hasSize(2).allSatisfy(step -> {
             assertThat(step.path("completed").asLong()).isEqualTo(step.path("sent").asLong()).isPositive();
             assertThat(step.path("lost").asLong()).isZero();
+            assertThat(step.path("hops").path("back").path("count").asLong())
+                    .as("every answered step's call found by its scope, its latency split into segments")
+                    .isEqualTo(step.path("completed").asLong());
         });
         JsonNode awaitable = r.path("awaitable");
         assertThat(awaitable.path("calls").asInt()).isEqualTo(10);
