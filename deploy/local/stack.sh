@@ -2,7 +2,7 @@
 # Local ToolOnce stack: a private PostgreSQL 15 cluster, a single-node KRaft Kafka broker and
 # the services (and the MCP gateway), each a separate background process. Everything lives under $TOOLONCE_HOME.
 #
-#   stack.sh infra-up | up | down | infra-down | services-down | status | env | credentials | kafka-classpath | topics
+#   stack.sh infra-up | up | down [--purge] | infra-down | services-down | status | env | credentials | kafka-classpath | topics
 #
 # topics creates the topics every stack has on the broker at 127.0.0.1:$KAFKA_PORT, those missing (infra-up does it;
 # the images' stack, deploy/compose, calls it for its broker container).
@@ -448,6 +448,16 @@ env_lines() {
   return 0
 }
 
+# purge (down --purge): the stack's data, so that the next 'up' starts empty: the PostgreSQL cluster, Kafka's log
+# directory and the services' logs. The credentials (tokens, keyring) and the Kafka classpath cache stay.
+purge() {
+  local pg; pg="$(readlink -f "$TOOLONCE_HOME/pg" 2>/dev/null || true)"
+  [[ -n "$pg" && -d "$pg" ]] && { rm -rf "$pg"; log "removed the PostgreSQL cluster ($pg)"; }
+  rm -f "$TOOLONCE_HOME/pg"
+  rm -rf "$KAFKA_DIR/data" "$KAFKA_DIR/server.properties" "$LOGS"
+  log "removed Kafka's data ($KAFKA_DIR/data) and the logs ($LOGS)"
+}
+
 mkdir -p "$RUN" "$LOGS" "$KAFKA_DIR"
 case "${1:-}" in
   infra-up) infra_up ;;
@@ -457,7 +467,9 @@ case "${1:-}" in
   restart) # restart SERVICE: stop one service and start it again from its (possibly rebuilt) jar
     [[ -n "${SERVICE_PORT_VAR[${2:-}]:-}" ]] || die "usage: restart ${SERVICES[*]// /|}"
     stop_pid "$2" "$(jar_of "$2")"; service_up "$2" ;;
-  down) services_down; kafka_down; pg_down ;;
+  down)
+    [[ -z "${2:-}" || "$2" == --purge ]] || die "usage: down [--purge]"
+    services_down; kafka_down; pg_down; [[ "${2:-}" == --purge ]] && purge; true ;;
   status) status ;;
   env) env_lines ;;
   credentials) local_tokens; local_keys; gateway_token ;;   # the admin token, the keyring and the gateway's token, for the images' stack (deploy/compose)
