@@ -1,5 +1,6 @@
 package dev.toolonce.messaging;
 
+import java.time.Duration;
 import org.springframework.kafka.KafkaException;
 import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
 import org.springframework.kafka.listener.CommonErrorHandler;
@@ -25,17 +26,38 @@ public final class ConsumerContainers {
         return handler;
     }
 
+    /** How long a consumer's processed offsets may wait to be committed, unless configured otherwise. */
+    public static final Duration OFFSET_COMMIT_INTERVAL = Duration.ofSeconds(1);
+
     /**
-     * Offsets are still committed only after a batch's transaction committed (docs/protocol.md §5), but the listener
-     * does not wait for the broker's answer before its next poll: a synchronous offset commit took 13 ms on average
-     * on the local broker (its group coordinator lingers 5 ms to batch appends), and the listener polled nothing
-     * meanwhile. A commit that is lost or fails (a crash, a rebalance: on revocation the container's commit is
-     * asynchronous too, and a late one from an old generation is refused) redelivers records: the ones the inbox
-     * recorded it answers as duplicates, and a record that was refused or dead-lettered is dead-lettered again. An
-     * offset never moves backwards (a failed asynchronous commit is not retried; the next batch's commit covers it).
+     * Offsets are still committed only after a batch's transaction committed (docs/protocol.md §5), but not after
+     * every batch and without waiting for the broker's answer. At a moderate rate every poll carries a record or two,
+     * and one commit per poll made offset commits a third of all the broker's requests (two per call at 150 calls/s,
+     * each an append to {@code __consumer_offsets} through the group coordinator); so the container commits what has
+     * been processed once per {@code interval} ({@code AckMode.TIME}), and on a rebalance or a stop. The listener does
+     * not wait for the commit's answer either: a synchronous commit took 13 ms on average on the local broker (its
+     * group coordinator lingers 5 ms to batch appends), and the listener polled nothing meanwhile.
+     *
+     * <p>A consumer that crashes redelivers what it processed since its last commit (at most about {@code interval}
+     * of records), as one that crashed between its transaction and its commit always did: the ones the inbox recorded
+     * it answers as duplicates, and a record that was refused or dead-lettered is dead-lettered again. A commit that
+     * is lost or fails (on revocation the container's commit is asynchronous too, and a late one from an old
+     * generation is refused) does the same. An offset never moves backwards (a failed asynchronous commit is not
+     * retried; the next one covers it).
+     *
+     * @param interval how often processed offsets are committed; zero: after every batch ({@code AckMode.BATCH})
      */
-    public static void commitOffsetsWithoutWaiting(ContainerProperties container) {
+    public static void commitOffsetsWithoutWaiting(ContainerProperties container, Duration interval) {
+        if (interval.isNegative()) {
+            throw new IllegalArgumentException("offset commit interval is " + interval + ": set zero or more");
+        }
         container.setSyncCommits(false);
+        if (interval.isZero()) {
+            container.setAckMode(ContainerProperties.AckMode.BATCH);
+        } else {
+            container.setAckMode(ContainerProperties.AckMode.TIME);
+            container.setAckTime(interval.toMillis());
+        }
     }
 
     /** For readiness: the registry has listener containers and every one of them runs. */

@@ -78,10 +78,14 @@ public class ExecutorConfiguration {
         return ConsumerContainers.redeliverWhileInfrastructureIsDown();
     }
 
-    /** Every listener of the executor (intake, task holds) is an inbox: see {@link ConsumerContainers#commitOffsetsWithoutWaiting}. */
+    /**
+     * Every listener of the executor (intake, task holds) is an inbox: see {@link ConsumerContainers#commitOffsetsWithoutWaiting}.
+     * {@code toolonce.executor.offset-commit-interval} (default 1 s; 0: after every batch) says how often.
+     */
     @Bean
-    ContainerCustomizer<Object, Object, ConcurrentMessageListenerContainer<Object, Object>> asyncOffsetCommits() {
-        return container -> ConsumerContainers.commitOffsetsWithoutWaiting(container.getContainerProperties());
+    ContainerCustomizer<Object, Object, ConcurrentMessageListenerContainer<Object, Object>> asyncOffsetCommits(
+            @Value("${toolonce.executor.offset-commit-interval:1s}") Duration interval) {
+        return container -> ConsumerContainers.commitOffsetsWithoutWaiting(container.getContainerProperties(), interval);
     }
 
     @Bean

@@ -16,9 +16,10 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * The listener thread's whole job (docs/failure-model.md, "Poison records"): per poll batch, dead-letter what cannot be read,
- * record the rest in one transaction, then return so that the container commits the offsets
- * ({@code AckMode.BATCH}, auto-commit off). A record that fails on its own is isolated and dead-lettered after
- * bounded attempts; a database outage throws and the batch is redelivered ({@link IsolatingBatchProcessor}).
+ * record the rest in one transaction, then return so that the container may commit the offsets (once per offset-commit
+ * interval, {@code ConsumerContainers.commitOffsetsWithoutWaiting}; auto-commit off). A record that fails on its own is
+ * isolated and dead-lettered after bounded attempts; a database outage throws and the batch is redelivered
+ * ({@link IsolatingBatchProcessor}).
  */
 public final class IntentListener {
     private final IsolatingBatchProcessor<ParsedIntent.Accepted> processor;

@@ -35,6 +35,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *                        intents topic and tenants ({@code *}: every tenant no other shard names), the map the
  *                        executors are given; an intent goes to its tenant's shard's topic instead of
  *                        {@code intents-topic}
+ * @param offsetCommitInterval how often the result consumer commits the offsets it has processed (0: after every
+ *                        batch); a crash redelivers at most about this much, which the inbox answers as duplicates
  */
 @ConfigurationProperties("toolonce.agent")
 public record AgentProperties(
@@ -52,7 +54,8 @@ public record AgentProperties(
         @DefaultValue("false") boolean api,
         List<String> dryRuns,
         @DefaultValue("200ms") Duration callsPoll,
-        List<Shard> shards) {
+        List<Shard> shards,
+        @DefaultValue("1s") Duration offsetCommitInterval) {
 
     /** One shard of a ledger sharded by tenant: its name, its intents topic, its tenants. */
     public record Shard(String name, String intentsTopic, Set<String> tenants) {
@@ -82,6 +85,10 @@ public record AgentProperties(
         }
         if (callsPoll.isNegative() || callsPoll.isZero()) {
             throw new IllegalArgumentException("toolonce.agent.calls-poll must be positive (is " + callsPoll + ")");
+        }
+        if (offsetCommitInterval.isNegative()) {
+            throw new IllegalArgumentException("toolonce.agent.offset-commit-interval must be zero or more (is "
+                    + offsetCommitInterval + ")");
         }
         if (poisonAttempts < 1) {
             throw new IllegalArgumentException("toolonce.agent.poison-attempts must be >= 1 (is " + poisonAttempts + ")");

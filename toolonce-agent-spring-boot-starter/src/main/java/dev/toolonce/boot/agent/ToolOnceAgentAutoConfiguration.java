@@ -50,7 +50,6 @@ import org.springframework.kafka.config.ConcurrentKafkaListenerContainerFactory;
 import org.springframework.kafka.core.DefaultKafkaConsumerFactory;
 import org.springframework.kafka.core.DefaultKafkaProducerFactory;
 import org.springframework.kafka.core.KafkaTemplate;
-import org.springframework.kafka.listener.ContainerProperties;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -138,7 +137,8 @@ public class ToolOnceAgentAutoConfiguration {
     static class Consumer {
 
         @Bean
-        ConcurrentKafkaListenerContainerFactory<byte[], byte[]> toolonceResultsContainerFactory(KafkaProperties kafka) {
+        ConcurrentKafkaListenerContainerFactory<byte[], byte[]> toolonceResultsContainerFactory(KafkaProperties kafka,
+                                                                                               AgentProperties p) {
             Map<String, Object> props = kafka.buildConsumerProperties();
             props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
             props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
@@ -148,8 +148,7 @@ public class ToolOnceAgentAutoConfiguration {
             ConcurrentKafkaListenerContainerFactory<byte[], byte[]> f = new ConcurrentKafkaListenerContainerFactory<>();
             f.setConsumerFactory(new DefaultKafkaConsumerFactory<>(props));
             f.setBatchListener(true);
-            f.getContainerProperties().setAckMode(ContainerProperties.AckMode.BATCH);
-            ConsumerContainers.commitOffsetsWithoutWaiting(f.getContainerProperties());
+            ConsumerContainers.commitOffsetsWithoutWaiting(f.getContainerProperties(), p.offsetCommitInterval());
             f.setCommonErrorHandler(ConsumerContainers.redeliverWhileInfrastructureIsDown());
             Integer concurrency = kafka.getListener().getConcurrency();
             f.setConcurrency(concurrency == null ? 3 : concurrency);
