@@ -26,9 +26,6 @@ public final class ConsumerContainers {
         return handler;
     }
 
-    /** How long a consumer's processed offsets may wait to be committed, unless configured otherwise. */
-    public static final Duration OFFSET_COMMIT_INTERVAL = Duration.ofSeconds(1);
-
     /**
      * Offsets are still committed only after a batch's transaction committed (docs/protocol.md §5), but not after
      * every batch and without waiting for the broker's answer. At a moderate rate every poll carries a record or two,

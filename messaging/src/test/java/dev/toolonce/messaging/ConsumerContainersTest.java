@@ -14,7 +14,7 @@ class ConsumerContainersTest {
     void processedOffsetsAreCommittedOncePerIntervalWithoutWaiting() {
         ContainerProperties container = new ContainerProperties("toolonce.tool-intents");
 
-        ConsumerContainers.commitOffsetsWithoutWaiting(container, ConsumerContainers.OFFSET_COMMIT_INTERVAL);
+        ConsumerContainers.commitOffsetsWithoutWaiting(container, Duration.ofSeconds(1));
 
         assertThat(container.getAckMode()).isEqualTo(AckMode.TIME);
         assertThat(container.getAckTime()).isEqualTo(1_000L);
