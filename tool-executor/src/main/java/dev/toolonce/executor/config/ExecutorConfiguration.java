@@ -213,7 +213,8 @@ public class ExecutorConfiguration {
     Dispatcher dispatcher(ToolCallClaims claims, ToolGateway gateway, Completion completion, TransactionTemplate tx,
                           ExecutorProperties p, ExecutorStats stats, FaultInjectionProperties faults) {
         return new Dispatcher(claims, gateway, new GroupCommitter(completion, p.committers(), p.commitGroup()), tx,
-                new Dispatcher.Settings(p.workers(), p.claimBatch(), p.lease(), p.heartbeat(), p.idlePoll()),
+                new Dispatcher.Settings(p.workers(), p.claimBatch(), p.lease(), p.heartbeat(), p.idlePoll(),
+                        p.startAtIntake()),
                 new FaultPoints(faults), stats);
     }
 

@@ -35,6 +35,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param poisonAttempts   times a record that fails on its own is tried before it is dead-lettered
  * @param committers       threads that commit completions, each a group of calls per transaction
  * @param commitGroup      most completions one transaction records
+ * @param startAtIntake    claim the calls intake plans in intake's own transaction when workers are free and no call
+ *                         waits for one, instead of leaving every call to the dispatcher's claim (docs/protocol.md §19)
  * @param tools            the tools this executor may call, by name
  * @param shard            the shard this executor's ledger is, when the ledger is sharded by tenant (docs/scaling.md
  *                         §3); required with {@code shards}
@@ -69,6 +71,7 @@ public record ExecutorProperties(
         @DefaultValue("3") int poisonAttempts,
         @DefaultValue("2") int committers,
         @DefaultValue("256") int commitGroup,
+        @DefaultValue("true") boolean startAtIntake,
         Map<String, ToolProperties> tools,
         String shard,
         List<TenantShards.Shard> shards) {

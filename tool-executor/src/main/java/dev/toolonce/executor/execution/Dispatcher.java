@@ -7,6 +7,7 @@ import dev.toolonce.executor.schedule.Periodic;
 import dev.toolonce.executor.metrics.ExecutorStats;
 import dev.toolonce.core.outcome.ToolOutcome;
 import dev.toolonce.executor.ledger.ToolCallClaims;
+import dev.toolonce.executor.ledger.ToolCallStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,6 +17,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -50,6 +52,7 @@ public final class Dispatcher implements SmartLifecycle {
     private final Duration lease;
     private final Duration idlePoll;
     private final Duration heartbeat;
+    private final boolean startAtIntake;
     private final FaultPoints faultPoints;
     private final ExecutorStats stats;
     private final Map<Long, ToolCall> inFlight = new ConcurrentHashMap<>();
@@ -72,8 +75,12 @@ public final class Dispatcher implements SmartLifecycle {
     /** Whether the next round walks the due index at once: asked for by {@link #wake}, or the last walk came back full. */
     private volatile boolean walkWanted = true;
 
-    /** Timing of claims: how many, for how long, how often to extend and to look for work. */
-    public record Settings(int workers, int claimBatch, Duration lease, Duration heartbeat, Duration idlePoll) {
+    /**
+     * Timing of claims: how many, for how long, how often to extend and to look for work, and whether intake may start
+     * the calls it plans itself ({@link #reserve}).
+     */
+    public record Settings(int workers, int claimBatch, Duration lease, Duration heartbeat, Duration idlePoll,
+                           boolean startAtIntake) {
     }
 
     /** @param committer records the outcomes; started and stopped with this dispatcher, after its workers */
@@ -89,6 +96,7 @@ public final class Dispatcher implements SmartLifecycle {
         this.claimBatch = settings.claimBatch();
         this.lease = settings.lease();
         this.idlePoll = settings.idlePoll();
+        this.startAtIntake = settings.startAtIntake();
         this.freeWorkers = new Semaphore(workerCount);
         this.committer = committer;
         this.freshClaimNanos = settings.lease().toNanos() / 2;
@@ -118,6 +126,9 @@ public final class Dispatcher implements SmartLifecycle {
      * took it) is found by a walk, asked for here when a hint is dropped and run at least every idle poll anyway.
      */
     public void offer(List<Long> plannedIds) {
+        if (plannedIds.isEmpty()) {
+            return; // nothing to claim: waking the loop would only cost a round
+        }
         for (Long id : plannedIds) {
             if (hintCount.incrementAndGet() > MAX_HINTS) {
                 hintCount.decrementAndGet();
@@ -127,6 +138,78 @@ public final class Dispatcher implements SmartLifecycle {
             hints.add(id);
         }
         wakeups.release();
+    }
+
+    /**
+     * Sets free workers aside for the calls an intake transaction is about to plan, so that its plan insert claims as
+     * many of them at once and each is handed to a worker once the transaction committed: no claim statement or
+     * transaction of their own and no hand-off to the dispatch loop (docs/protocol.md §6, "Claimed by intake").
+     * Workers are set aside only when some are free and no planned call waits for one (no hint queued, no walk asked
+     * for), so a fresh call never overtakes a call already waiting; otherwise none are, and intake's calls come to
+     * {@link #offer} as before.
+     *
+     * <p>Use: reserve before the transaction, pass {@link Start#starting} to the plan insert inside it, {@link
+     * Start#run} the calls it started once it committed, and {@link Start#close} always, which returns every worker
+     * not given a call.
+     *
+     * @param wanted the most calls the transaction can plan
+     */
+    public Start reserve(int wanted) {
+        int reserved = 0;
+        if (startAtIntake && running && !walkWanted && hintCount.get() == 0) {
+            int most = Math.min(wanted, claimBatch);
+            while (reserved < most && freeWorkers.tryAcquire()) {
+                reserved++;
+            }
+        }
+        return new Start(reserved);
+    }
+
+    /** Workers set aside by {@link #reserve} for the calls of one intake transaction. Not thread-safe: one per batch. */
+    public final class Start implements AutoCloseable {
+        private int reserved;
+        private long sentAt;
+
+        private Start(int reserved) {
+            this.reserved = reserved;
+        }
+
+        /**
+         * What the plan insert may claim: as many calls as workers were set aside, for this dispatcher, with its lease.
+         * Asked just before the transaction: the lease cannot run out before {@code lease} has passed from here, which
+         * is what the pre-send re-check counts from (§6).
+         */
+        public ToolCallStore.Starting starting() {
+            sentAt = System.nanoTime();
+            return reserved == 0 ? ToolCallStore.Starting.NONE : new ToolCallStore.Starting(reserved, owner, lease);
+        }
+
+        /** After the transaction committed: hands each call its plan insert started to a worker set aside. */
+        public void run(List<ToolCall> started) {
+            if (started.size() > reserved) {
+                throw new IllegalStateException(started.size() + " calls started for " + reserved + " workers");
+            }
+            int submitted = 0;
+            for (ToolCall call : started) {
+                try {
+                    workers.execute(() -> runOne(call, sentAt));
+                } catch (RejectedExecutionException e) {
+                    // stopping: the call stays STARTED until its lease runs out, then the sweeper decides (§7)
+                    log.warn("call {} was claimed as the dispatcher stopped; not sent", call.id());
+                    continue;
+                }
+                reserved--;
+                submitted++;
+            }
+            stats.claimed("intake", submitted);
+        }
+
+        /** Returns every worker set aside and not given a call (all of them when the transaction did not commit). */
+        @Override
+        public void close() {
+            freeWorkers.release(reserved);
+            reserved = 0;
+        }
     }
 
     @Override
@@ -222,6 +305,7 @@ public final class Dispatcher implements SmartLifecycle {
                 workers.execute(() -> runOne(call, sentAt));
                 submitted++;
             }
+            stats.claimed("dispatcher", submitted);
             return submitted;
         } finally {
             freeWorkers.release(free - submitted);
@@ -293,7 +377,9 @@ public final class Dispatcher implements SmartLifecycle {
             CallLogContext.leave();
             inFlight.remove(call.id());
             freeWorkers.release();
-            wakeups.release();
+            if (hintCount.get() > 0 || walkWanted) {
+                wakeups.release(); // the loop waits for a worker only when something waits to be claimed
+            }
         }
     }
 

@@ -3,6 +3,7 @@ package dev.toolonce.executor.intake;
 import dev.toolonce.core.call.CallScope;
 import dev.toolonce.core.shard.TenantShards;
 import dev.toolonce.core.call.CallKind;
+import dev.toolonce.core.call.CallState;
 import dev.toolonce.core.call.InvalidArgumentsException;
 import dev.toolonce.core.call.ToolCall;
 import dev.toolonce.core.decide.Decider;
@@ -42,19 +43,20 @@ public final class Intake {
 
     /**
      * What intake did with one intent; {@code code} is the error code of a rejection, else null; {@code plannedId} the
-     * id of the call it planned, else null.
+     * id of the call it planned, else null; {@code started} that call when the plan also claimed it (STARTED, its
+     * fence and lease set: {@link ToolCallStore.Starting}), else null.
      */
-    public record Taken(Disposition disposition, String code, Long plannedId) implements Checked {
+    public record Taken(Disposition disposition, String code, Long plannedId, ToolCall started) implements Checked {
         static Taken as(Disposition disposition) {
-            return new Taken(disposition, null, null);
+            return new Taken(disposition, null, null, null);
         }
 
         static Taken rejected(String code) {
-            return new Taken(Disposition.REJECTED, code, null);
+            return new Taken(Disposition.REJECTED, code, null, null);
         }
 
-        static Taken planned(long callId) {
-            return new Taken(Disposition.PLANNED, null, callId);
+        static Taken planned(ToolCall call) {
+            return new Taken(Disposition.PLANNED, null, call.id(), call.state() == CallState.STARTED ? call : null);
         }
     }
 
@@ -102,9 +104,10 @@ public final class Intake {
      * intent after the other, in order: a redelivery or a second intent of a scope within the batch meets the row the
      * first one wrote. Only the rare cases (a message or scope seen before, a refusal) cost statements of their own.
      *
+     * @param starting how many of the calls it plans the plan insert may also claim, and for whom
      * @return per intent, in order, what intake did with it
      */
-    public List<Taken> recordAll(List<ParsedIntent.Accepted> batch) {
+    public List<Taken> recordAll(List<ParsedIntent.Accepted> batch, ToolCallStore.Starting starting) {
         List<InboxStore.Seen> seen = inbox.recordAll(consumerGroup, batch.stream().map(Intake::message).toList());
         Taken[] taken = new Taken[batch.size()];
         List<Integer> planning = new ArrayList<>();
@@ -118,7 +121,7 @@ public final class Intake {
                 plans.add(p);
             }
         }
-        List<Optional<ToolCall>> planned = calls.insertAllPlanned(plans.stream().map(ToPlan::call).toList());
+        List<Optional<ToolCall>> planned = calls.insertAllPlanned(plans.stream().map(ToPlan::call).toList(), starting);
         for (int j = 0; j < plans.size(); j++) {
             ToPlan p = plans.get(j);
             taken[planning.get(j)] = planned.get(j).isPresent() ? planned(planned.get(j).get()) : scopeTaken(p);
@@ -186,7 +189,7 @@ public final class Intake {
         if (call.kind() == CallKind.COMPENSATION) {
             holds.holdCompensation(call.id()); // released once the original is COMPENSATING
         }
-        return Taken.planned(call.id());
+        return Taken.planned(call);
     }
 
     /**

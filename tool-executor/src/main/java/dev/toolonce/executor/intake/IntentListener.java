@@ -1,6 +1,7 @@
 package dev.toolonce.executor.intake;
 
 import dev.toolonce.executor.execution.Dispatcher;
+import dev.toolonce.executor.ledger.ToolCallStore;
 import dev.toolonce.executor.metrics.ExecutorStats;
 import dev.toolonce.messaging.IsolatingBatchProcessor;
 import dev.toolonce.messaging.IsolatingBatchProcessor.Decoded;
@@ -16,7 +17,8 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * The listener thread's whole job (docs/failure-model.md, "Poison records"): per poll batch, dead-letter what cannot be read,
- * record the rest in one transaction, then return so that the container may commit the offsets (once per offset-commit
+ * record the rest in one transaction — its plan insert claiming as many of the calls it plans as workers are free
+ * ({@link Dispatcher#reserve}) — then return so that the container may commit the offsets (once per offset-commit
  * interval, {@code ConsumerContainers.commitOffsetsWithoutWaiting}; auto-commit off). A record that fails on its own is
  * isolated and dead-lettered after bounded attempts; a database outage throws and the batch is redelivered
  * ({@link IsolatingBatchProcessor}).
@@ -35,11 +37,17 @@ public final class IntentListener {
                 new IsolatingBatchProcessor.Settings("intake", maxAttempts, Duration.ofMillis(200)),
                 record -> decode(parser, record),
                 batch -> {
-                    // Counted only once the transaction committed: a rolled-back batch is applied again.
+                    // Counted, started and offered only once the transaction committed: a rolled-back batch is
+                    // applied again, and its workers set aside are returned.
                     List<Intake.Taken> done = new ArrayList<>(batch.size());
-                    tx.executeWithoutResult(s -> done.addAll(intake.recordAll(batch)));
-                    done.forEach(stats::count);
-                    dispatcher.offer(done.stream().map(Intake.Taken::plannedId).filter(Objects::nonNull).toList());
+                    try (Dispatcher.Start start = dispatcher.reserve(batch.size())) {
+                        ToolCallStore.Starting starting = start.starting();
+                        tx.executeWithoutResult(s -> done.addAll(intake.recordAll(batch, starting)));
+                        done.forEach(stats::count);
+                        start.run(done.stream().map(Intake.Taken::started).filter(Objects::nonNull).toList());
+                    }
+                    dispatcher.offer(done.stream().filter(t -> t.plannedId() != null && t.started() == null)
+                            .map(Intake.Taken::plannedId).toList());
                 },
                 deadLetters, databaseAnswers, (record, decoded, code, message) -> { }, meters);
     }

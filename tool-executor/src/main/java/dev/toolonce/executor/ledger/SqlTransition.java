@@ -24,6 +24,12 @@ public @interface SqlTransition {
     CallState to();
 
     /**
+     * States the same statement may move some of those calls on to, from {@link #to()}: a plan that claims some of its
+     * calls at once writes them STARTED ({@code to = PLANNED, then = STARTED}), as a plan and a claim would.
+     */
+    CallState[] then() default {};
+
+    /**
      * For a statement that takes both states as bind parameters: the method of the same class that passes every
      * pair through {@link dev.toolonce.core.call.Transitions#check} before it runs the statement.
      */

@@ -54,24 +54,48 @@ public final class ToolCallStore {
             """;
     /**
      * {@link #INSERT_PLANNED} for a whole intake batch in one statement, in the batch's order: of two calls of one
-     * scope in a batch the first is planned and the second conflicts with it, as in two statements.
+     * scope in a batch the first is planned and the second conflicts with it, as in two statements. The first {@code
+     * most} calls that may start at once — not a compensation (held until its original is COMPENSATING, §17), its
+     * tool not paused for its tenant or for every tenant — are planned and claimed in the same statement (docs/
+     * protocol.md §6, "Claimed by intake"): written STARTED with fence 1, one attempt and a lease, with the claim's
+     * history row, exactly as {@link ToolCallClaims#claimByIds} would leave them. A call whose insert conflicts takes
+     * its place among the first {@code most} all the same, and that place is left unused.
      */
-    @SqlTransition(from = {}, to = CallState.PLANNED)
+    @SqlTransition(from = {}, to = CallState.PLANNED, then = CallState.STARTED)
     private static final String INSERT_ALL_PLANNED = """
-            INSERT INTO %1$s.tool_call (tenant_id, tool, operation, idempotency_key, provider_key, request_hash,
-                arguments, state, task_id, step_id, intent_message_id, traceparent, kind)
-            SELECT v.tenant_id, v.tool, v.operation, v.idempotency_key, v.provider_key, v.request_hash, v.arguments,
-                   'PLANNED', v.task_id, v.step_id, v.intent_message_id, v.traceparent, v.kind
-              FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[],
-                          ?::text[], ?::text[], ?::text[], ?::text[]) WITH ORDINALITY
-                   AS v (tenant_id, tool, operation, idempotency_key, provider_key, request_hash, arguments, task_id,
-                         step_id, intent_message_id, traceparent, kind, n)
-             WHERE NOT EXISTS (SELECT 1 FROM %1$s.tool_call_tombstone t
-                                WHERE t.tenant_id = v.tenant_id AND t.tool = v.tool AND t.operation = v.operation
-                                  AND t.idempotency_key = v.idempotency_key)
-             ORDER BY v.n
-            ON CONFLICT (tenant_id, tool, operation, idempotency_key) DO NOTHING
-            RETURNING %2$s
+            WITH v AS (
+                SELECT u.*, u.kind <> 'COMPENSATION'
+                            AND NOT EXISTS (SELECT 1 FROM %1$s.paused_tool p
+                                             WHERE p.tool = u.tool AND p.tenant_id IN ('*', u.tenant_id)) AS startable
+                  FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[],
+                              ?::text[], ?::text[], ?::text[], ?::text[]) WITH ORDINALITY
+                       AS u (tenant_id, tool, operation, idempotency_key, provider_key, request_hash, arguments, task_id,
+                             step_id, intent_message_id, traceparent, kind, n)
+            ), s AS (
+                SELECT v.*, v.startable AND count(*) FILTER (WHERE v.startable) OVER (ORDER BY v.n) <= ?::int AS start
+                  FROM v
+            ), planned AS (
+                INSERT INTO %1$s.tool_call (tenant_id, tool, operation, idempotency_key, provider_key, request_hash,
+                    arguments, state, task_id, step_id, intent_message_id, traceparent, kind, fence, attempts,
+                    lease_owner, lease_expires_at, started_at)
+                SELECT s.tenant_id, s.tool, s.operation, s.idempotency_key, s.provider_key, s.request_hash, s.arguments,
+                       CASE WHEN s.start THEN 'STARTED' ELSE 'PLANNED' END, s.task_id, s.step_id, s.intent_message_id,
+                       s.traceparent, s.kind, CASE WHEN s.start THEN 1 ELSE 0 END, CASE WHEN s.start THEN 1 ELSE 0 END,
+                       CASE WHEN s.start THEN ?::text END,
+                       CASE WHEN s.start THEN clock_timestamp() + make_interval(secs => ?::float8) END,
+                       CASE WHEN s.start THEN clock_timestamp() END
+                  FROM s
+                 WHERE NOT EXISTS (SELECT 1 FROM %1$s.tool_call_tombstone t
+                                    WHERE t.tenant_id = s.tenant_id AND t.tool = s.tool AND t.operation = s.operation
+                                      AND t.idempotency_key = s.idempotency_key)
+                 ORDER BY s.n
+                ON CONFLICT (tenant_id, tool, operation, idempotency_key) DO NOTHING
+                RETURNING %2$s
+            ), noted AS (
+                INSERT INTO %1$s.tool_call_attempt (call_id, fence, from_state, to_state, detail)
+                SELECT id, fence, NULL, 'STARTED', ? FROM planned WHERE state = 'STARTED'
+            )
+            SELECT %2$s FROM planned
             """;
     /** {@link #PURGED_MEANWHILE} for the calls a batch planned: the ids of those whose scope was purged meanwhile. */
     private static final String PURGED_MEANWHILE_ALL = """
@@ -182,9 +206,12 @@ public final class ToolCallStore {
             SELECT count(*) FROM %1$s.tool_call_tombstone t
              WHERE t.tenant_id = ? AND t.tool = ? AND t.operation = ? AND t.idempotency_key = ?
             """;
-    /** Undoes a plan inserted in the current transaction that raced a purge; never touches a claimed call. */
+    /**
+     * Undoes a plan inserted in the current transaction that raced a purge — PLANNED, or STARTED by that same insert
+     * (fence 1, its history row going with it) — and never a call claimed again since.
+     */
     private static final String DISCARD_PLANNED = """
-            DELETE FROM %1$s.tool_call WHERE id = ? AND state = 'PLANNED' AND fence = 0
+            DELETE FROM %1$s.tool_call WHERE id = ? AND state IN ('PLANNED', 'STARTED') AND fence <= 1
             """;
     private static final String HISTORY = """
             INSERT INTO %1$s.tool_call_attempt (call_id, fence, from_state, to_state, detail)
@@ -235,11 +262,27 @@ public final class ToolCallStore {
     }
 
     /**
+     * Calls a plan may start at once (docs/protocol.md §6, "Claimed by intake"): at most {@code most}, each claimed for
+     * {@code owner} with a lease of {@code lease} in database time. {@link #NONE}: every call is only planned.
+     */
+    public record Starting(int most, String owner, Duration lease) {
+        public static final Starting NONE = new Starting(0, "", Duration.ZERO);
+    }
+
+    /**
      * {@link #insertPlanned} for many calls in two statements whatever their number (docs/protocol.md §19): per call,
      * in the order given, the PLANNED call, or empty when its scope already had a call (perhaps one planned earlier
      * in this list) or was purged. Each call's {@code intentMessageId} must be unique in the list.
      */
     public List<Optional<ToolCall>> insertAllPlanned(List<NewCall> newCalls) {
+        return insertAllPlanned(newCalls, Starting.NONE);
+    }
+
+    /**
+     * {@link #insertAllPlanned(List)}, the first {@code starting.most()} calls that may start at once planned STARTED
+     * (see {@link #INSERT_ALL_PLANNED}); the state of each call returned says which.
+     */
+    public List<Optional<ToolCall>> insertAllPlanned(List<NewCall> newCalls, Starting starting) {
         if (newCalls.isEmpty()) {
             return List.of();
         }
@@ -253,6 +296,10 @@ public final class ToolCallStore {
             for (int i = 0; i < columns.size(); i++) {
                 ps.setArray(i + 1, con.createArrayOf("text", newCalls.stream().map(columns.get(i)).toArray()));
             }
+            ps.setInt(columns.size() + 1, starting.most());
+            ps.setString(columns.size() + 2, starting.owner());
+            ps.setDouble(columns.size() + 3, starting.lease().toMillis() / 1000.0);
+            ps.setString(columns.size() + 4, StoredText.clean("claimed by " + starting.owner() + " at intake"));
             return ps;
         }, LedgerSql.CALL);
         Set<Long> purged = rows.isEmpty() ? Set.of() : purgedMeanwhile(rows);

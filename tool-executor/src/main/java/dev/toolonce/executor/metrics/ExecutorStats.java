@@ -103,6 +103,16 @@ public final class ExecutorStats {
                 .publishPercentileHistogram().register(registry)).record(nanos, TimeUnit.NANOSECONDS);
     }
 
+    /**
+     * Calls claimed for a worker, by who claimed them ({@code toolonce.claims{by=…}}): {@code intake} in the
+     * transaction that planned them ({@code Dispatcher#reserve}), {@code dispatcher} by its own claim.
+     */
+    public void claimed(String by, int calls) {
+        if (calls > 0) {
+            counter("toolonce.claims", "by", by).increment(calls);
+        }
+    }
+
     /** One intake poll batch recorded (its transaction included), with a histogram. */
     public void intakeBatch(long nanos) {
         intakeBatch.record(nanos, TimeUnit.NANOSECONDS);

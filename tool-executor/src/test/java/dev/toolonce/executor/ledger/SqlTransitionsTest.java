@@ -45,6 +45,9 @@ class SqlTransitionsTest {
             for (CallState from : t.from()) {
                 assertThat(Transitions.isLegal(from, t.to())).as(f + ": " + from + " -> " + t.to()).isTrue();
             }
+            for (CallState then : t.then()) {
+                assertThat(Transitions.isLegal(t.to(), then)).as(f + ": " + t.to() + " -> " + then).isTrue();
+            }
         }
     }
 

@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
@@ -119,6 +120,52 @@ abstract class ToolCallStoreContract {
         assertThat(calls.find(before.scope())).get().extracting(ToolCall::intentMessageId).isEqualTo("m-taken");
         assertThat(calls.find(planned.get(0).get().scope())).get().extracting(ToolCall::intentMessageId).isEqualTo("m-1");
         assertThat(calls.insertAllPlanned(List.of())).isEmpty();
+    }
+
+    @Test
+    void aBatchOfPlansStartsTheFirstCallsThatMayStartAsAClaimWouldAndPlansTheRest() {
+        ToolCall taken = planned("taken");
+        new PausedToolStore(new JdbcTemplate(ledger), schema()).pause("tickets", "acme", "credential refused");
+        CallScope undo = new CallScope("acme", "payments", "charge.compensate", "k-0");
+        CallScope ticket = new CallScope("acme", "tickets", "open", "t-1");
+        List<Optional<ToolCall>> planned = calls.insertAllPlanned(List.of(newCall("k-1", "m-1"),
+                new ToolCallStore.NewCall(undo, ProviderKey.of(undo), new RequestHash("sha256:" + "b".repeat(64)), "{}",
+                        "task", "step", "m-undo", TRACE),
+                new ToolCallStore.NewCall(ticket, ProviderKey.of(ticket), new RequestHash("sha256:" + "c".repeat(64)),
+                        "{}", "task", "step", "m-ticket", TRACE),
+                newCall("taken", "m-taken-again"), newCall("k-2", "m-2"), newCall("k-3", "m-3")),
+                new ToolCallStore.Starting(3, "w-1", LEASE));
+
+        // The first three that may start: k-1, the taken scope (which conflicts: its place goes unused), k-2.
+        assertThat(planned.get(0)).get().satisfies(c -> {
+            assertThat(c.state()).isEqualTo(CallState.STARTED);
+            assertThat(c.fence()).isEqualTo(1);
+            assertThat(c.attempts()).isEqualTo(1);
+        });
+        assertThat(planned.get(1)).as("a compensation waits for its hold").get().extracting(ToolCall::state)
+                .isEqualTo(CallState.PLANNED);
+        assertThat(planned.get(2)).as("its tool is paused for the tenant").get().extracting(ToolCall::state)
+                .isEqualTo(CallState.PLANNED);
+        assertThat(planned.get(3)).isEmpty();
+        assertThat(planned.get(4)).get().extracting(ToolCall::state).isEqualTo(CallState.STARTED);
+        assertThat(planned.get(5)).as("beyond the workers set aside").get().satisfies(c -> {
+            assertThat(c.state()).isEqualTo(CallState.PLANNED);
+            assertThat(c.fence()).isZero();
+        });
+        JdbcTemplate jdbc = new JdbcTemplate(ledger);
+        for (int i : new int[] {0, 4}) {
+            long id = planned.get(i).get().id();
+            assertThat(jdbc.queryForList("SELECT lease_owner, lease_expires_at > clock_timestamp() AS leased,"
+                    + " started_at IS NOT NULL AS started FROM " + schema() + ".tool_call WHERE id = ?", id))
+                    .containsExactly(Map.of("lease_owner", "w-1", "leased", true, "started", true));
+            assertThat(jdbc.queryForList("SELECT fence, coalesce(from_state, '-') AS from_state, to_state FROM "
+                    + schema() + ".tool_call_attempt WHERE call_id = ?", id)).as("the claim's history row")
+                    .containsExactly(Map.of("fence", 1L, "from_state", "-", "to_state", "STARTED"));
+        }
+        assertThat(claims().claim("w-2", 10, LEASE)).extracting(ToolCall::id).as("a walk takes none of the started")
+                .containsExactly(taken.id(), planned.get(1).get().id(), planned.get(5).get().id());
+        assertThat(calls.insertAllPlanned(List.of(newCall("k-4", "m-4")), ToolCallStore.Starting.NONE).get(0)).get()
+                .extracting(ToolCall::state).isEqualTo(CallState.PLANNED);
     }
 
     @Test
