@@ -71,6 +71,8 @@ public final class Dispatcher implements SmartLifecycle {
     private final Queue<Long> hints = new ConcurrentLinkedQueue<>();
     private final AtomicInteger hintCount = new AtomicInteger();
     private static final int MAX_HINTS = 16_384;
+    /** How long {@link #stop} waits for the loop's last round: one claim statement, or a worker's finish. */
+    private static final Duration STOP_WAIT = Duration.ofSeconds(5);
     private volatile long lastWalk = System.nanoTime();
     /** Whether the next round walks the due index at once: asked for by {@link #wake}, or the last walk came back full. */
     private volatile boolean walkWanted = true;
@@ -144,9 +146,10 @@ public final class Dispatcher implements SmartLifecycle {
      * Sets free workers aside for the calls an intake transaction is about to plan, so that its plan insert claims as
      * many of them at once and each is handed to a worker once the transaction committed: no claim statement or
      * transaction of their own and no hand-off to the dispatch loop (docs/protocol.md §6, "Claimed by intake").
-     * Workers are set aside only when some are free and no planned call waits for one (no hint queued, no walk asked
-     * for), so a fresh call never overtakes a call already waiting; otherwise none are, and intake's calls come to
-     * {@link #offer} as before.
+     * Workers are set aside only when some are free and no call this dispatcher knows of waits for one (no hint
+     * queued, no walk asked for), so a fresh call never overtakes a hinted one; a call the loop does not know of (a
+     * retry come due, a released compensation, another executor's plan) waits for the next walk, at most an idle
+     * poll, as it did behind hints. Otherwise none are set aside, and intake's calls come to {@link #offer} as before.
      *
      * <p>Use: reserve before the transaction, pass {@link Start#starting} to the plan insert inside it, {@link
      * Start#run} the calls it started once it committed, and {@link Start#close} always, which returns every worker
@@ -222,10 +225,30 @@ public final class Dispatcher implements SmartLifecycle {
         heartbeats.every(heartbeat, this::extendLeases);
     }
 
+    /**
+     * Below the Kafka listener containers' phase ({@code AbstractMessageListenerContainer.DEFAULT_PHASE}, {@code
+     * Integer.MAX_VALUE - 100}): the dispatcher starts before intake and stops after it, so a batch whose plan insert
+     * claimed calls always finds the workers it set aside still accepting them; a pool closed under it would leave
+     * those calls STARTED, never sent, until their lease ran out and reconciliation asked the tool.
+     */
+    @Override
+    public int getPhase() {
+        return Integer.MAX_VALUE - 200;
+    }
+
     @Override
     public void stop() {
         running = false;
         wake();
+        Thread dispatching = loop;
+        if (dispatching != null) {
+            try {
+                // A round already past its `running` check hands what it claimed to the pool before the pool closes.
+                dispatching.join(STOP_WAIT.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
         workers.shutdown();
         heartbeats.stop();
         try {
