@@ -8,8 +8,13 @@ import dev.toolonce.bench.drive.Transactions;
 import dev.toolonce.bench.report.Hops;
 import dev.toolonce.bench.report.LoadResult;
 import dev.toolonce.bench.report.LoadStepResult;
+import dev.toolonce.bench.report.ResourceUse;
+import dev.toolonce.bench.report.StatementUse;
+import dev.toolonce.bench.resources.ResourceSampler;
 import dev.toolonce.bench.stats.Latencies;
+import dev.toolonce.bench.stats.StatementCounts;
 import dev.toolonce.schemas.Contract;
+import java.sql.Connection;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -92,9 +97,21 @@ public final class LoadLadder {
         Map<String, Long> committedMicros = new ConcurrentHashMap<>();
         double transactions = load / perTx;
         int threads = (int) Math.min(16, Math.max(2, Math.ceil(transactions / 125)));
-        PacedLoad.Result sent = PacedLoad.run(transactions, each, threads, t -> writer(prefix, committedMicros));
-        long pending = steps.awaitAnswered(prefix, timeout);
-        Map<String, AgentSteps.Answer> answers = steps.answers(prefix);
+        ResourceSampler resources = new ResourceSampler(target);
+        PacedLoad.Result sent;
+        long pending;
+        Map<String, AgentSteps.Answer> answers;
+        List<ResourceUse> used;
+        StatementUse statements;
+        try (Connection sql = target.connect()) {
+            StatementCounts.Snapshot before = StatementCounts.take(sql);
+            resources.start();
+            sent = PacedLoad.run(transactions, each, threads, t -> writer(prefix, committedMicros));
+            pending = steps.awaitAnswered(prefix, timeout);
+            answers = steps.answers(prefix);
+            used = resources.stop(answers.size());
+            statements = StatementCounts.between(before, StatementCounts.take(sql), answers.size());
+        }
         Latencies latencies = new Latencies();
         long first = Long.MAX_VALUE;
         long last = Long.MIN_VALUE;
@@ -115,9 +132,11 @@ public final class LoadLadder {
                             + " back %.1f / %.1f%n", hops.toExecutor().p50(), hops.toExecutor().p99(), hops.claim().p50(),
                     hops.claim().p99(), hops.run().p50(), hops.run().p99(), hops.back().p50(), hops.back().p99());
         }
-        return new LoadStepResult(load, sent.seconds(), sent.done() * perTx, sent.perSecond() * perTx, answers.size(),
-                pending, notCommitted, span <= 0 ? 0 : answers.size() / span, latencies.summary(), latencies.cdf(100),
-                hops);
+        LoadStepResult r = new LoadStepResult(load, sent.seconds(), sent.done() * perTx, sent.perSecond() * perTx,
+                answers.size(), pending, notCommitted, span <= 0 ? 0 : answers.size() / span, latencies.summary(),
+                latencies.cdf(100), hops, used, statements);
+        System.out.println("    " + r.costLine());
+        return r;
     }
 
     private PacedLoad.Worker writer(String prefix, Map<String, Long> committedMicros) {

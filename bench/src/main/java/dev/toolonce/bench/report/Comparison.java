@@ -121,7 +121,7 @@ public final class Comparison {
             if (perCall.isNumber()) {
                 components.add(new Figure("burst, CPU-ms per call: " + text(res.path("component")), perCall.asDouble(),
                         false));
-                sum += res.path("part").asBoolean(false) ? 0 : perCall.asDouble(); // walsenders are within postgres
+                sum += isPart(res) ? 0 : perCall.asDouble(); // walsenders are within postgres
             }
         }
         if (!components.isEmpty()) {
@@ -136,12 +136,40 @@ public final class Comparison {
             add(f, at + ", achieved/s", step.path("achievedPerSecond"), true);
             add(f, at + ", p50 ms", step.path("latency").path("p50"), false);
             add(f, at + ", p99 ms", step.path("latency").path("p99"), false);
+            Double cpu = cpuPerCall(step.path("resources"));
+            if (cpu != null) {
+                f.add(new Figure(at + ", CPU-ms per call, all components", cpu, false));
+            }
+            add(f, at + ", SQL statements per call", step.path("statements").path("statementsPerCall"), false);
+            add(f, at + ", commits per call", step.path("statements").path("commitsPerCall"), false);
         }
         add(f, "loads, knee calls/s", r.path("loads").path("kneePerSecond"), true);
         JsonNode awaitable = r.path("awaitable");
         add(f, "awaitable calls/s", awaitable.path("callsPerSecond"), true);
         add(f, "awaitable p99 ms", awaitable.path("latency").path("p99"), false);
         return f;
+    }
+
+    /** CPU-ms per call over whole components (walsenders are within postgres); null unless every one was measured. */
+    private static Double cpuPerCall(JsonNode resources) {
+        if (!resources.isArray() || resources.isEmpty()) {
+            return null;
+        }
+        double sum = 0;
+        for (JsonNode res : resources) {
+            if (isPart(res)) {
+                continue;
+            }
+            if (!res.path("cpuSecondsPer1000").isNumber()) {
+                return null;
+            }
+            sum += res.path("cpuSecondsPer1000").asDouble();
+        }
+        return sum;
+    }
+
+    private static boolean isPart(JsonNode res) {
+        return res.path("part").asBoolean(false);
     }
 
     private static void add(List<Figure> f, String name, JsonNode value, boolean higherIsBetter) {

@@ -24,6 +24,27 @@ public record ResourceUse(String component, int processes, Double cpuSeconds, Do
         return component.equals("postgres walsenders");
     }
 
+    /**
+     * CPU-seconds per 1,000 calls (= CPU-ms per call) summed over whole components (a part is inside its component);
+     * null when {@code uses} is null or empty or a component was not measured.
+     */
+    public static Double totalPerCall(java.util.List<ResourceUse> uses) {
+        if (uses == null || uses.isEmpty()) {
+            return null;
+        }
+        double sum = 0;
+        for (ResourceUse u : uses) {
+            if (u.isPart()) {
+                continue;
+            }
+            if (u.cpuSecondsPer1000() == null) {
+                return null;
+            }
+            sum += u.cpuSecondsPer1000();
+        }
+        return sum;
+    }
+
     /** A component whose process exited or was restarted during the burst: only the memory sampled before counts. */
     public static ResourceUse gone(String component, double peakRssMiB) {
         return new ResourceUse(component, 0, null, null, peakRssMiB, null, "exited or restarted during the burst");

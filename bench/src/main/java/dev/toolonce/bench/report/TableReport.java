@@ -43,6 +43,7 @@ public final class TableReport {
             out.println(totalLine());
         }
         statementLines().forEach(out::println);
+        loadCostLines().forEach(out::println);
         out.printf("lost: %d%n", r.lost());
     }
 
@@ -75,6 +76,21 @@ public final class TableReport {
             }
         }
         return rows;
+    }
+
+    /** What an answered call of each offered load cost (CPU by component, SQL); empty without loads. */
+    List<String> loadCostLines() {
+        List<String> lines = new ArrayList<>();
+        if (r.loads() == null) {
+            return lines;
+        }
+        lines.add("");
+        lines.add("cost of the offered loads (the stack's processes from the first write to the last answer; the agent's"
+                + " transactions in postgres and the SQL)");
+        for (LoadStepResult s : r.loads().steps()) {
+            lines.add(String.format(Locale.ROOT, "  %.0f/s: %s", s.offeredPerSecond(), s.costLine()));
+        }
+        return lines;
     }
 
     /** The burst's SQL per answered call, and the statements run most often; empty without a burst. */

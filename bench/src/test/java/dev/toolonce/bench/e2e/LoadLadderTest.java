@@ -17,6 +17,6 @@ class LoadLadderTest {
 
     private static LoadStepResult step(double offered, double achieved, double p99) {
         return new LoadStepResult(offered, 20, 0, offered, 0, 0, 0, achieved,
-                new LatencySummary(1, 1, 1, p99, p99), List.of(), null);
+                new LatencySummary(1, 1, 1, p99, p99), List.of(), null, List.of(), null);
     }
 }

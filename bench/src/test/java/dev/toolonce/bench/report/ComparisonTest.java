@@ -30,7 +30,12 @@ class ComparisonTest {
                                      {"component": "tool-executor", "cpuSecondsPer1000": 0.5, "part": false}],
                        "statements": {"statementsPerCall": 0.5, "commitsPerCall": 0.1}},
              "loads": {"steps": [{"offeredPerSecond": 500.0, "achievedPerSecond": 500.0,
-                                  "latency": {"p50": 300.0, "p99": 1200.0}}], "kneePerSecond": 250.0},
+                                  "latency": {"p50": 300.0, "p99": 1200.0},
+                                  "resources": [{"component": "postgres", "cpuSecondsPer1000": 1.25, "part": false},
+                                                {"component": "walsenders", "cpuSecondsPer1000": 0.5, "part": true},
+                                                {"component": "kafka", "cpuSecondsPer1000": 0.75, "part": false}],
+                                  "statements": {"statementsPerCall": 7.5, "commitsPerCall": 2.5}}],
+                       "kneePerSecond": 250.0},
              "awaitable": {"callsPerSecond": 180.0, "latency": {"p99": 90.0}}}
             """;
 
@@ -52,6 +57,8 @@ class ComparisonTest {
         assertThat(rows.get("burst, CPU-ms per call: walsenders").now()).isEqualTo(0.05);
         assertThat(rows.get("loads 500/s offered, p50 ms").ratio()).isEqualTo(0.05);
         assertThat(rows.get("burst, SQL statements per call").ratio()).isEqualTo(0.25);
+        assertThat(rows.get("loads 500/s offered, CPU-ms per call, all components").now()).isEqualTo(2.0);
+        assertThat(rows.get("loads 500/s offered, commits per call").now()).isEqualTo(2.5);
     }
 
     @Test
@@ -61,6 +68,8 @@ class ComparisonTest {
         assertThat(rows.get("awaitable calls/s").earlier()).isNull();
         assertThat(rows.get("awaitable calls/s").ratio()).isNull();
         assertThat(rows.get("loads, knee calls/s").earlier()).isNull(); // null in the earlier JSON
+        // a run from before the loads measured their cost
+        assertThat(rows.get("loads 500/s offered, CPU-ms per call, all components").earlier()).isNull();
         assertThat(rows).doesNotContainKey("relay backlog drained, events/s"); // neither run has it
     }
 

@@ -24,7 +24,7 @@ class HtmlReportTest {
                 new BurstResult(10, 10, 0, 0, Map.of("COMMITTED", 10L), 1, 10, L, CDF,
                         List.of(new ResourceUse("kafka", 1, 1.0, 100.0, 300, 310.0, null), ResourceUse.gone("outbox-relay", 200)), L,
                         new StatementUse(4.5, 0.5, 0.0, List.of(new StatementUse.Top("COMMIT", 0.5, 0.0)), null)),
-                new LoadResult(List.of(new LoadStepResult(250, 1, 250, 250, 250, 0, 0, 250, L, CDF, null)), null, null),
+                new LoadResult(List.of(new LoadStepResult(250, 1, 250, 250, 250, 0, 0, 250, L, CDF, null, List.of(), null)), null, null),
                 new AwaitableResult(20, 200, 5.0, L, 0));
 
         String html = HtmlReport.html(report);
