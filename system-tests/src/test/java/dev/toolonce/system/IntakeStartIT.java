@@ -49,13 +49,7 @@ class IntakeStartIT {
     void callsPlannedWhileAWorkerIsFreeStartInIntakesTransactionAndTheRestWaitForTheDispatcher() throws Exception {
         lone = new LoneExecutor(stack, "--toolonce.executor.workers=2");
         // One at a time to an idle executor: each is planned while both workers are free.
-        List<ToolIntent> alone = new ArrayList<>();
-        for (int i = 0; i < 3; i++) {
-            ToolIntent intent = f.counter("alone-" + i, "task-alone", String.valueOf(i), 1);
-            lone.send(intent);
-            lone.awaitState(scope(intent), WAIT, "COMMITTED");
-            alone.add(intent);
-        }
+        List<ToolIntent> alone = oneAtATime("alone");
         // A reservation finds no worker only while the dispatcher's idle walk holds them (a statement every 200 ms):
         // of three calls at least one is intake's, and most often all three are.
         assertThat(claims("intake")).as("calls planned while workers were free, claimed by intake").isPositive();
@@ -82,16 +76,22 @@ class IntakeStartIT {
     @Test
     void withStartAtIntakeOffTheDispatcherClaimsEveryCall() throws Exception {
         lone = new LoneExecutor(stack, "--toolonce.executor.workers=2", "--toolonce.executor.start-at-intake=false");
+        List<ToolIntent> sent = oneAtATime("off");
+        assertThat(claims("intake")).isZero();
+        assertThat(claims("dispatcher")).isEqualTo(3);
+        assertEachRanOnce(sent);
+    }
+
+    /** Three calls of {@code counter}, each sent once the one before it has committed. */
+    private List<ToolIntent> oneAtATime(String name) throws Exception {
         List<ToolIntent> sent = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            ToolIntent intent = f.counter("off-" + i, "task-off", String.valueOf(i), 1);
+            ToolIntent intent = f.counter(name + "-" + i, "task-" + name, String.valueOf(i), 1);
             lone.send(intent);
             lone.awaitState(scope(intent), WAIT, "COMMITTED");
             sent.add(intent);
         }
-        assertThat(claims("intake")).isZero();
-        assertThat(claims("dispatcher")).isEqualTo(3);
-        assertEachRanOnce(sent);
+        return sent;
     }
 
     /** Each call's history is PLANNED's claim to STARTED and its completion, once; the tool saw one request. */
