@@ -115,19 +115,18 @@ public final class Comparison {
         JsonNode burst = r.path("burst");
         add(f, "burst, calls/s", burst.path("callsPerSecond"), true);
         List<Figure> components = new ArrayList<>();
-        double sum = 0;
         for (JsonNode res : burst.path("resources")) {
             JsonNode perCall = res.path("cpuSecondsPer1000"); // CPU-seconds per 1,000 calls = CPU-ms per call
             if (perCall.isNumber()) {
                 components.add(new Figure("burst, CPU-ms per call: " + text(res.path("component")), perCall.asDouble(),
                         false));
-                sum += isPart(res) ? 0 : perCall.asDouble(); // walsenders are within postgres
             }
         }
-        if (!components.isEmpty()) {
-            f.add(new Figure("burst, CPU-ms per call, all components", sum, false));
-            f.addAll(components);
+        Double burstCpu = cpuPerCall(burst.path("resources"));
+        if (burstCpu != null) {
+            f.add(new Figure("burst, CPU-ms per call, all components", burstCpu, false));
         }
+        f.addAll(components);
         add(f, "burst, SQL statements per call", burst.path("statements").path("statementsPerCall"), false);
         add(f, "burst, commits per call", burst.path("statements").path("commitsPerCall"), false);
         add(f, "burst, relay commit→ack p99 ms meanwhile", burst.path("relayLatency").path("p99"), false);
@@ -150,26 +149,10 @@ public final class Comparison {
         return f;
     }
 
-    /** CPU-ms per call over whole components (walsenders are within postgres); null unless every one was measured. */
+    /** CPU-ms per call over whole components, by {@link ResourceUse#total}; null unless every one was measured. */
     private static Double cpuPerCall(JsonNode resources) {
-        if (!resources.isArray() || resources.isEmpty()) {
-            return null;
-        }
-        double sum = 0;
-        for (JsonNode res : resources) {
-            if (isPart(res)) {
-                continue;
-            }
-            if (!res.path("cpuSecondsPer1000").isNumber()) {
-                return null;
-            }
-            sum += res.path("cpuSecondsPer1000").asDouble();
-        }
-        return sum;
-    }
-
-    private static boolean isPart(JsonNode res) {
-        return res.path("part").asBoolean(false);
+        return ResourceUse.total(resources, res -> res.path("part").asBoolean(false),
+                res -> res.path("cpuSecondsPer1000").isNumber() ? res.path("cpuSecondsPer1000").asDouble() : null);
     }
 
     private static void add(List<Figure> f, String name, JsonNode value, boolean higherIsBetter) {

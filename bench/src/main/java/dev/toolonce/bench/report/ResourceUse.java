@@ -1,5 +1,9 @@
 package dev.toolonce.bench.report;
 
+import java.util.List;
+import java.util.function.Function;
+import java.util.function.Predicate;
+
 /**
  * CPU and memory of one component while the burst ran.
  *
@@ -25,24 +29,34 @@ public record ResourceUse(String component, int processes, Double cpuSeconds, Do
     }
 
     /**
-     * CPU-seconds per 1,000 calls (= CPU-ms per call) summed over whole components (a part is inside its component);
-     * null when {@code uses} is null or empty or a component was not measured.
+     * CPU-ms per call (= CPU-seconds per 1,000 calls) summed over whole components; null when {@code uses} is null or
+     * empty or a component was not measured.
      */
-    public static Double totalPerCall(java.util.List<ResourceUse> uses) {
-        if (uses == null || uses.isEmpty()) {
-            return null;
-        }
+    public static Double totalPerCall(List<ResourceUse> uses) {
+        return uses == null ? null : total(uses, ResourceUse::isPart, ResourceUse::cpuSecondsPer1000);
+    }
+
+    /**
+     * The one rule every total of CPU per call follows, over rows of any form (this record, a report's JSON): a part
+     * (the walsenders) is inside its component and not added again, and a total with a component unmeasured is no total.
+     *
+     * @return the sum over whole components, or null when there is no row or a whole component has no figure
+     */
+    public static <T> Double total(Iterable<T> rows, Predicate<T> isPart, Function<T, Double> perCall) {
         double sum = 0;
-        for (ResourceUse u : uses) {
-            if (u.isPart()) {
+        boolean any = false;
+        for (T row : rows) {
+            if (isPart.test(row)) {
                 continue;
             }
-            if (u.cpuSecondsPer1000() == null) {
+            Double v = perCall.apply(row);
+            if (v == null) {
                 return null;
             }
-            sum += u.cpuSecondsPer1000();
+            sum += v;
+            any = true;
         }
-        return sum;
+        return any ? sum : null;
     }
 
     /** A component whose process exited or was restarted during the burst: only the memory sampled before counts. */

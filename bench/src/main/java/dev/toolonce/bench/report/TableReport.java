@@ -56,12 +56,9 @@ public final class TableReport {
 
     /** CPU per call summed over every component (a part such as the walsenders is inside its component already). */
     String totalLine() {
-        List<ResourceUse> whole = r.burst().resources().stream().filter(u -> !u.isPart()).toList();
-        boolean complete = whole.stream().allMatch(u -> u.cpuSecondsPer1000() != null);
-        double sum = whole.stream().filter(u -> u.cpuSecondsPer1000() != null)
-                .mapToDouble(ResourceUse::cpuSecondsPer1000).sum();
-        return String.format(Locale.ROOT, "all components: %.3f cpu s per 1000 calls (%.2f CPU-ms per call)%s", sum, sum,
-                complete ? "" : ", without a component that restarted");
+        Double sum = ResourceUse.totalPerCall(r.burst().resources());
+        return sum == null ? "all components: not summed, a component restarted during the burst"
+                : String.format(Locale.ROOT, "all components: %.3f cpu s per 1000 calls (%.2f CPU-ms per call)", sum, sum);
     }
 
     List<String[]> resourceRows() {

@@ -74,6 +74,19 @@ class ComparisonTest {
     }
 
     @Test
+    void aBurstWithAComponentUnmeasuredHasNoTotalButKeepsTheComponentsMeasured() {
+        String restarted = NOW.replace("{\"component\": \"tool-executor\", \"cpuSecondsPer1000\": 0.5, \"part\": false}",
+                "{\"component\": \"tool-executor\", \"cpuSecondsPer1000\": null, \"part\": false}");
+        assertThat(restarted).isNotEqualTo(NOW);
+        Map<String, Comparison.Row> rows = rows(EARLIER, restarted);
+
+        assertThat(rows.get("burst, CPU-ms per call, all components").now()).isNull();
+        assertThat(rows.get("burst, CPU-ms per call, all components").earlier()).isEqualTo(4.0);
+        assertThat(rows.get("burst, CPU-ms per call: postgres").now()).isEqualTo(0.3);
+        assertThat(rows.get("burst, CPU-ms per call: tool-executor").now()).isNull();
+    }
+
+    @Test
     void theMarkSaysWhetherARatioIsAnImprovement() {
         JsonNode e = JSON.readTree(EARLIER);
         JsonNode n = JSON.readTree(NOW);

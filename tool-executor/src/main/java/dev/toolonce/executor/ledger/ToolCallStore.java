@@ -272,15 +272,9 @@ public final class ToolCallStore {
     /**
      * {@link #insertPlanned} for many calls in two statements whatever their number (docs/protocol.md §19): per call,
      * in the order given, the PLANNED call, or empty when its scope already had a call (perhaps one planned earlier
-     * in this list) or was purged. Each call's {@code intentMessageId} must be unique in the list.
-     */
-    public List<Optional<ToolCall>> insertAllPlanned(List<NewCall> newCalls) {
-        return insertAllPlanned(newCalls, Starting.NONE);
-    }
-
-    /**
-     * {@link #insertAllPlanned(List)}, the first {@code starting.most()} calls that may start at once planned STARTED
-     * (see {@link #INSERT_ALL_PLANNED}); the state of each call returned says which.
+     * in this list) or was purged. Each call's {@code intentMessageId} must be unique in the list. The first {@code
+     * starting.most()} calls that may start at once are planned STARTED instead (see {@link #INSERT_ALL_PLANNED};
+     * {@link Starting#NONE} for none); the state of each call returned says which.
      */
     public List<Optional<ToolCall>> insertAllPlanned(List<NewCall> newCalls, Starting starting) {
         if (newCalls.isEmpty()) {

@@ -106,7 +106,7 @@ abstract class ToolCallStoreContract {
     void aBatchOfPlansPlansEachNewScopeOnceInOrderAndAnswersPerCall() {
         ToolCall before = planned("taken");
         List<Optional<ToolCall>> planned = calls.insertAllPlanned(List.of(newCall("k-1", "m-1"), newCall("taken", "m-2"),
-                newCall("k-2", "m-3"), newCall("k-1", "m-4")));
+                newCall("k-2", "m-3"), newCall("k-1", "m-4")), ToolCallStore.Starting.NONE);
 
         assertThat(planned).hasSize(4);
         assertThat(planned.get(0)).get().satisfies(c -> {
@@ -119,7 +119,7 @@ abstract class ToolCallStoreContract {
         assertThat(planned.get(3)).as("the second of a batch's twins meets the first").isEmpty();
         assertThat(calls.find(before.scope())).get().extracting(ToolCall::intentMessageId).isEqualTo("m-taken");
         assertThat(calls.find(planned.get(0).get().scope())).get().extracting(ToolCall::intentMessageId).isEqualTo("m-1");
-        assertThat(calls.insertAllPlanned(List.of())).isEmpty();
+        assertThat(calls.insertAllPlanned(List.of(), ToolCallStore.Starting.NONE)).isEmpty();
     }
 
     @Test
@@ -176,7 +176,7 @@ abstract class ToolCallStoreContract {
         assertThat(new ToolCallRetention(new JdbcTemplate(ledger), schema()).purgeTerminal(Duration.ZERO, 10)).isEqualTo(1);
 
         List<Optional<ToolCall>> planned = calls.insertAllPlanned(List.of(newCall("done", "m-late"),
-                newCall("fresh", "m-fresh")));
+                newCall("fresh", "m-fresh")), ToolCallStore.Starting.NONE);
 
         assertThat(planned.get(0)).as("the tombstone refuses the scope").isEmpty();
         assertThat(planned.get(1)).isPresent();
