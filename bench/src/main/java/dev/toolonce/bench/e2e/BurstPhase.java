@@ -28,6 +28,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.SingleConnectionDataSource;
@@ -43,6 +44,11 @@ import org.springframework.jdbc.datasource.SingleConnectionDataSource;
  * opens it in its own transaction before the intent leaves. So every result takes the result consumer's
  * production path (its step is updated), not the rare path of a result that overtook its step, which a burst of
  * steps that never exist would measure instead. The agent's own cost is what the loads through the outbox add.
+ *
+ * <p>The records (JSON body, signature, headers) are built before the clock starts too, so that inside the timed
+ * window the bench, which shares the stack's cores, only hands bytes to its producer and reads the results: built
+ * while the stack ran, 20,000 records took 3.3–3.8 s of the window and a third of a core (docs/performance.md, tenth
+ * round).
  */
 public final class BurstPhase {
     /** The schema of the agent's tables on the bench's stack (the local stack's agent library). */
@@ -65,7 +71,7 @@ public final class BurstPhase {
              KafkaProducer<byte[], byte[]> producer = producer()) {
             RelayStatsClient relay = new RelayStatsClient(target.relayUrl(), target.authorization());
             // opened before the CPU and SQL counters start: the agent's own work is not the burst's
-            Map<String, ToolIntent> burst = openSteps(count, "burst-");
+            Map<String, ProducerRecord<byte[], byte[]>> burst = records(openSteps(count, "burst-"));
             boolean relayReset = quietly(relay::reset) != null;
             try (Connection sql = target.connect()) {
                 StatementCounts.Snapshot before = StatementCounts.take(sql);
@@ -93,7 +99,7 @@ public final class BurstPhase {
         try (TopicWatcher results = new TopicWatcher(target, Contract.RESULTS_TOPIC,
                 new ResultReader(intents.tenant())).start();
              KafkaProducer<byte[], byte[]> producer = producer()) {
-            produce(producer, openSteps(count, "warm-burst-"), sentAt);
+            produce(producer, records(openSteps(count, "warm-burst-")), sentAt);
             return count - results.awaitAll(sentAt.keySet(), timeout, "warm-up results");
         }
     }
@@ -123,11 +129,19 @@ public final class BurstPhase {
         return byId;
     }
 
-    private void produce(KafkaProducer<byte[], byte[]> producer, Map<String, ToolIntent> byId, Map<String, Long> sentAt) {
+    /** Each intent's signed record under its message id, in order. */
+    private Map<String, ProducerRecord<byte[], byte[]>> records(Map<String, ToolIntent> byId) {
+        Map<String, ProducerRecord<byte[], byte[]>> built = new LinkedHashMap<>();
+        byId.forEach((id, intent) -> built.put(id, records.record(intent, id)));
+        return built;
+    }
+
+    private void produce(KafkaProducer<byte[], byte[]> producer, Map<String, ProducerRecord<byte[], byte[]>> byId,
+                         Map<String, Long> sentAt) {
         AtomicReference<Exception> failure = new AtomicReference<>();
-        for (Map.Entry<String, ToolIntent> e : byId.entrySet()) {
+        for (Map.Entry<String, ProducerRecord<byte[], byte[]>> e : byId.entrySet()) {
             sentAt.put(e.getKey(), System.nanoTime());
-            producer.send(records.record(e.getValue(), e.getKey()), (meta, x) -> failure.compareAndSet(null, x));
+            producer.send(e.getValue(), (meta, x) -> failure.compareAndSet(null, x));
         }
         producer.flush();
         if (failure.get() != null) {
