@@ -16,7 +16,9 @@ import dev.toolonce.bench.report.RelayResult;
 import dev.toolonce.bench.report.WarmupResult;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.UUID;
 
 /**
@@ -82,21 +84,40 @@ public final class Bench {
                 warmup, commit, relay, burst, loads, awaitable);
     }
 
-    /** Both end-to-end paths once, untimed: straight to Kafka, then through the agent outbox (the relay warms itself). */
+    /**
+     * Both end-to-end paths, untimed: straight to Kafka, then through the agent outbox (the relay warms itself); then,
+     * when the run has a burst, untimed bursts of its size until two in a row agree ({@link WarmupResult#settled}), at
+     * most {@link WarmupResult#MAX_SETTLING_BURSTS}: the timed burst then measures a warm stack, not the compilers.
+     */
     private static WarmupResult warm(BenchOptions o, BenchIntents intents, String runId, StackIdle idle) throws Exception {
         double load = Math.min(o.loads().isEmpty() ? 250 : o.loads().get(0), 500);
         Duration each = o.seconds().compareTo(WARM_LOAD) < 0 ? o.seconds() : WARM_LOAD;
+        boolean settle = o.phases().contains(Phase.BURST);
         System.out.printf("[warm-up] untimed, not reported: %d %s intents straight to Kafka, then %.0f calls/s for %d s "
-                + "through the agent outbox (a stack that has just started spends its first seconds compiling)%n",
-                o.warmup(), o.tool(), load, each.toSeconds());
+                + "through the agent outbox%s (a stack that has just started spends its first seconds compiling)%n",
+                o.warmup(), o.tool(), load, each.toSeconds(), settle ? ", then bursts of " + o.burst()
+                        + " until two in a row agree within 5 % (at most " + WarmupResult.MAX_SETTLING_BURSTS + ")" : "");
         long start = System.nanoTime();
+        BurstPhase bursts = new BurstPhase(o.target(), intents);
         idle.await(o.timeout());
-        long missing = new BurstPhase(o.target(), intents).warm(o.warmup(), o.timeout());
+        BurstPhase.Untimed first = bursts.warm(o.warmup(), "warm-burst-", o.timeout());
+        long missing = first.unanswered();
         idle.await(o.timeout());
         missing += new LoadLadder(o.target(), intents, runId, 1).warm(load, each, o.timeout());
+        List<Double> settling = new ArrayList<>();
+        while (settle && settling.size() < WarmupResult.MAX_SETTLING_BURSTS && !WarmupResult.settled(settling)) {
+            idle.await(o.timeout());
+            BurstPhase.Untimed u = bursts.warm(o.burst(), "warm-burst-" + (settling.size() + 1) + "-", o.timeout());
+            missing += u.unanswered();
+            settling.add(u.callsPerSecond());
+            System.out.printf("    untimed burst of %d: %.1f calls/s%n", o.burst(), u.callsPerSecond());
+        }
+        List<Double> rates = new ArrayList<>(List.of(first.callsPerSecond()));
+        rates.addAll(settling);
         double seconds = (System.nanoTime() - start) / 1e9;
-        System.out.printf("    warmed in %.1f s%s%n", seconds,
+        System.out.printf("    warmed in %.1f s%s%s%n", seconds,
+                settle && !WarmupResult.settled(settling) ? "; the untimed bursts had not settled" : "",
                 missing == 0 ? "" : "; " + missing + " warm-up calls unanswered (not counted as lost)");
-        return new WarmupResult(o.warmup(), load, each.toSeconds(), missing, seconds);
+        return new WarmupResult(o.warmup(), load, each.toSeconds(), missing, seconds, rates);
     }
 }

@@ -90,18 +90,34 @@ public final class BurstPhase {
 
     /**
      * The same path untimed, to warm a stack that has just started (every service compiles its hot path in its first
-     * seconds): {@code count} intents whose tasks are named {@code warm-…}, every result awaited, nothing measured.
+     * seconds): {@code count} intents whose tasks are named {@code prefix…}, every result awaited, only the rate kept.
      *
-     * @return how many results did not arrive within {@code timeout}
+     * @param prefix the names of the intents' tasks and keys, new for every warm-up burst of a run (an idempotency key
+     *               used before would be answered from the ledger, not by the tool)
      */
-    public long warm(int count, Duration timeout) throws Exception {
+    public Untimed warm(int count, String prefix, Duration timeout) throws Exception {
         Map<String, Long> sentAt = new LinkedHashMap<>();
         try (TopicWatcher results = new TopicWatcher(target, Contract.RESULTS_TOPIC,
                 new ResultReader(intents.tenant())).start();
              KafkaProducer<byte[], byte[]> producer = producer()) {
-            produce(producer, records(openSteps(count, "warm-burst-")), sentAt);
-            return count - results.awaitAll(sentAt.keySet(), timeout, "warm-up results");
+            Map<String, ProducerRecord<byte[], byte[]>> burst = records(openSteps(count, prefix));
+            long first = System.nanoTime();
+            produce(producer, burst, sentAt);
+            long answered = results.awaitAll(sentAt.keySet(), timeout, "warm-up results");
+            long last = first;
+            for (String id : sentAt.keySet()) {
+                TopicWatcher.Seen seen = results.seen(id);
+                if (seen != null) {
+                    last = Math.max(last, seen.nanos());
+                }
+            }
+            double seconds = (last - first) / 1e9;
+            return new Untimed(count - answered, seconds <= 0 ? 0 : answered / seconds);
         }
+    }
+
+    /** What an untimed burst left: calls not answered within the timeout, and the rate of those answered. */
+    public record Untimed(long unanswered, double callsPerSecond) {
     }
 
     /**

@@ -5,6 +5,7 @@ import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.Collectors;
 
 /**
  * The figures as table rows: one row per figure, with its rate as a share of the commit ceiling measured in
@@ -28,8 +29,7 @@ public final class TableReport {
         out.printf("ToolOnce bench %s, %s, %d cores%n", r.runId(), r.startedAt(), r.cores());
         if (r.warmup() != null) {
             WarmupResult w = r.warmup();
-            out.printf(Locale.ROOT, "warmed first, untimed: %d intents straight to Kafka, %.0f calls/s for %d s through the "
-                    + "agent outbox (%.1f s)%n", w.intents(), w.loadPerSecond(), w.loadSeconds(), w.seconds());
+            out.println(warmupLine());
         }
         out.printf(ROW, (Object[]) HEADER);
         rows().forEach(row -> out.printf(ROW, (Object[]) row));
@@ -45,6 +45,22 @@ public final class TableReport {
         statementLines().forEach(out::println);
         loadCostLines().forEach(out::println);
         out.printf("lost: %d%n", r.lost());
+    }
+
+    /** What warmed the stack, with the rate of each untimed burst: how far from warm the stack started. */
+    String warmupLine() {
+        WarmupResult w = r.warmup();
+        String line = String.format(Locale.ROOT, "warmed first, untimed: %d intents straight to Kafka, %.0f calls/s for "
+                + "%d s through the agent outbox (%.1f s)", w.intents(), w.loadPerSecond(), w.loadSeconds(), w.seconds());
+        List<Double> rates = w.burstsPerSecond();
+        if (rates != null && !rates.isEmpty()) {
+            line += rates.stream().map(v -> String.format(Locale.ROOT, "%.0f", v))
+                    .collect(Collectors.joining(", ", "; untimed bursts ", " calls/s"));
+            if (rates.size() > 1 && !WarmupResult.settled(rates.subList(1, rates.size()))) {
+                line += " (not settled)";
+            }
+        }
+        return line;
     }
 
     String kneeLine() {
