@@ -114,10 +114,11 @@ public final class Bench {
         }
         List<Double> rates = new ArrayList<>(List.of(first.callsPerSecond()));
         rates.addAll(settling);
-        double seconds = (System.nanoTime() - start) / 1e9;
-        System.out.printf("    warmed in %.1f s%s%s%n", seconds,
-                settle && !WarmupResult.settled(settling) ? "; the untimed bursts had not settled" : "",
+        WarmupResult warmed = new WarmupResult(o.warmup(), load, each.toSeconds(), missing,
+                (System.nanoTime() - start) / 1e9, rates);
+        System.out.printf("    warmed in %.1f s%s%s%n", warmed.seconds(),
+                warmed.settledBursts() ? "" : "; the untimed bursts had not settled",
                 missing == 0 ? "" : "; " + missing + " warm-up calls unanswered (not counted as lost)");
-        return new WarmupResult(o.warmup(), load, each.toSeconds(), missing, seconds, rates);
+        return warmed;
     }
 }

@@ -104,14 +104,7 @@ public final class BurstPhase {
             long first = System.nanoTime();
             produce(producer, burst, sentAt);
             long answered = results.awaitAll(sentAt.keySet(), timeout, "warm-up results");
-            long last = first;
-            for (String id : sentAt.keySet()) {
-                TopicWatcher.Seen seen = results.seen(id);
-                if (seen != null) {
-                    last = Math.max(last, seen.nanos());
-                }
-            }
-            double seconds = (last - first) / 1e9;
+            double seconds = secondsToLastAnswer(sentAt, results, first);
             return new Untimed(count - answered, seconds <= 0 ? 0 : answered / seconds);
         }
     }
@@ -170,19 +163,29 @@ public final class BurstPhase {
                                       StatementUse statements) {
         Latencies latencies = new Latencies();
         Map<String, Long> statuses = new TreeMap<>();
-        long last = first;
         for (Map.Entry<String, Long> sent : sentAt.entrySet()) {
             TopicWatcher.Seen seen = results.seen(sent.getKey());
             if (seen != null) {
                 latencies.add((seen.nanos() - sent.getValue()) / 1000);
                 statuses.merge(seen.label(), 1L, Long::sum);
-                last = Math.max(last, seen.nanos());
             }
         }
-        double seconds = (last - first) / 1e9;
+        double seconds = secondsToLastAnswer(sentAt, results, first);
         return new BurstResult(sentAt.size(), answered, sentAt.size() - answered, results.duplicates(), statuses,
                 seconds, seconds <= 0 ? 0 : answered / seconds, latencies.summary(), latencies.cdf(100), resources,
                 relayLatency, statements);
+    }
+
+    /** From the first send to the last answer of the calls sent: the window a burst's rate is counted over. */
+    private static double secondsToLastAnswer(Map<String, Long> sentAt, TopicWatcher results, long first) {
+        long last = first;
+        for (String id : sentAt.keySet()) {
+            TopicWatcher.Seen seen = results.seen(id);
+            if (seen != null) {
+                last = Math.max(last, seen.nanos());
+            }
+        }
+        return (last - first) / 1e9;
     }
 
     /** The relay's figures are a bonus here: a relay without {@code /relay/stats} must not fail the burst. */

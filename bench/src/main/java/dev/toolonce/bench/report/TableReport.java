@@ -56,7 +56,7 @@ public final class TableReport {
         if (rates != null && !rates.isEmpty()) {
             line += rates.stream().map(v -> String.format(Locale.ROOT, "%.0f", v))
                     .collect(Collectors.joining(", ", "; untimed bursts ", " calls/s"));
-            if (rates.size() > 1 && !WarmupResult.settled(rates.subList(1, rates.size()))) {
+            if (!w.settledBursts()) {
                 line += " (not settled)";
             }
         }

@@ -20,6 +20,15 @@ public record WarmupResult(int intents, double loadPerSecond, long loadSeconds, 
     public static final int MAX_SETTLING_BURSTS = 4;
 
     /**
+     * Whether the warm-up stopped because its bursts settled, not because it ran out of tries: false only when it ran
+     * settling bursts ({@code burstsPerSecond} beyond the first) and they had not settled.
+     */
+    public boolean settledBursts() {
+        return burstsPerSecond == null || burstsPerSecond.size() < 2
+                || settled(burstsPerSecond.subList(1, burstsPerSecond.size()));
+    }
+
+    /**
      * Whether the untimed bursts so far say the stack is warm: at least two, and the last not more than 5 % faster
      * than the one before it. Each of the five JVMs compiles its hot path over the first hundred thousand calls or so,
      * and a burst measured before that measures how far the compilers got (docs/performance.md, tenth round).
