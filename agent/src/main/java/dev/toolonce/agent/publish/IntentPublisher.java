@@ -3,6 +3,7 @@ package dev.toolonce.agent.publish;
 import dev.toolonce.agent.results.StepResults;
 import dev.toolonce.core.call.CallScope;
 import dev.toolonce.core.hash.RequestHasher;
+import dev.toolonce.jdbc.MessageIds;
 import dev.toolonce.jdbc.OutboxEvent;
 import dev.toolonce.jdbc.OutboxStore;
 import dev.toolonce.core.shard.TenantShards;
@@ -146,7 +147,7 @@ public final class IntentPublisher {
         List<OutboxEvent> events = new ArrayList<>(intents.size());
         String traceparent = TraceParent.valid(trace.traceparent());
         for (int i = 0; i < intents.size(); i++) {
-            UUID id = UUID.randomUUID();
+            UUID id = MessageIds.next();
             ToolIntent withId = intents.get(i).withMessageId(id.toString());
             String payload = codec.write(withId);
             try {

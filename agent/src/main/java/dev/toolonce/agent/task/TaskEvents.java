@@ -1,5 +1,6 @@
 package dev.toolonce.agent.task;
 
+import dev.toolonce.jdbc.MessageIds;
 import dev.toolonce.jdbc.OutboxEvent;
 import dev.toolonce.jdbc.OutboxStore;
 import dev.toolonce.schemas.Contract;
@@ -42,7 +43,7 @@ public final class TaskEvents {
 
     /** Must run in the transaction of the change it reports. */
     public void publish(Task task, List<Step> steps) {
-        UUID id = UUID.randomUUID();
+        UUID id = MessageIds.next();
         ObjectNode body = view(task, steps);
         body.put("messageId", id.toString());
         body.put("at", Instant.now().toString());

@@ -2,6 +2,7 @@ package dev.toolonce.executor.results;
 
 import dev.toolonce.core.call.CallScope;
 import dev.toolonce.core.call.ToolCall;
+import dev.toolonce.jdbc.MessageIds;
 import dev.toolonce.jdbc.OutboxEvent;
 import dev.toolonce.jdbc.OutboxStore;
 import dev.toolonce.schemas.Contract;
@@ -107,7 +108,7 @@ public final class ResultEvents {
     private OutboxEvent event(String tenant, String tool, String operation, String key, String recordKey,
                               String requestHash, Addressee to, long version, ResultStatus status, String externalId,
                               JsonNode result, ToolResult.ResultError error, int attempts, boolean replayed) {
-        UUID id = UUID.randomUUID();
+        UUID id = MessageIds.next();
         // Whatever a tool answered, the event stays inside the result schema's text limits.
         ToolResult.ResultError safeError = error == null ? null : new ToolResult.ResultError(
                 InputBounds.identifier(error.code(), InputBounds.MAX_ID_CHARS),
