@@ -6,9 +6,9 @@ import java.util.UUID;
  * Ids for the messages ToolOnce writes itself (its outbox rows: results, task events, the intents an agent publishes):
  * UUIDs of version 7 (RFC 9562 §5.7), whose first 48 bits are the Unix time in milliseconds and whose other 74 are
  * random. Each such id becomes a key of several B-trees on its way (the outbox's primary key, the receiving inbox's,
- * the agent's step result log). Random ids put every insert on a random leaf page of an index that outgrows memory —
- * a page read, and after each checkpoint a full-page image in the WAL, per insert; ids that grow with time put
- * them on the few pages at one end of the index (docs/performance.md, eleventh round).
+ * the agent's step result log). Random ids put every insert on a random leaf page of an index larger than the buffer
+ * cache; ids that grow with time put them on the few pages at one end of the index, and PostgreSQL's CPU per call in
+ * a burst fell by about a third (docs/performance.md, eleventh round).
  *
  * <p>The contract asks only for a string of 1–255 characters (docs/contract.md §5), so producers that send random
  * UUIDs, or any other id, are served as before; ids stay unique because their random part comes, as
