@@ -34,7 +34,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.SingleConnectionDataSource;
 
 /**
- * End to end at full speed: {@code counter} intents produced straight to {@code toolonce.tool-intents} as
+ * End to end at full speed: intents of the bench's tool ({@link BenchIntents}) produced straight to {@code toolonce.tool-intents} as
  * fast as the producer takes them, then every result awaited on {@code toolonce.tool-results} (matched by
  * {@code intentMessageId}). Measures calls per second from the first send to the last result, the latency
  * of each call, the relay's own commit→ack latency over those results, and the CPU and memory of every

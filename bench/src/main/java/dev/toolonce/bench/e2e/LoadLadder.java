@@ -25,7 +25,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Offered loads through the agent's real path: {@link IntentPublisher} writes the step and the intent in one
- * transaction per call, the relay publishes it, the executor calls {@code counter}, the result comes back
+ * transaction per call, the relay publishes it, the executor calls the bench's tool, the result comes back
  * through the executor's outbox and the relay, and the result consumer updates the step. Latency is the
  * client's commit (wall clock) to the step's {@code updated_at} (database wall clock, same host). The knee
  * is the first load not sustained: achieved below 95 % of offered, or p99 above 250 ms.

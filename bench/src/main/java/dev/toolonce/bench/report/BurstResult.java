@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The end-to-end burst: {@code counter} intents produced straight to the intents topic, every result
+ * The end-to-end burst: intents of the bench's tool produced straight to the intents topic, every result
  * awaited on the results topic.
  *
  * @param intents        intents sent
