@@ -318,7 +318,14 @@ public final class ChaosStack implements AutoCloseable {
         return true;
     }
 
-    /** SIGKILL ({@code kill9}) or SIGTERM of the broker's JVM and a wait for its exit (60 s, then SIGKILL). */
+    /**
+     * SIGKILL ({@code kill9}) or SIGTERM of the broker's JVM and a wait for its exit (60 s, then SIGKILL). Exited
+     * means gone or a zombie: the broker was started by {@code stack.sh} under {@code nohup}, so its parent is PID 1,
+     * which reaps it whenever it gets to it — up to 2 s later on these machines, where a supervisor that started it
+     * would know at once. A zombie holds no port, no memory and no lock of the data directory (an flock, released
+     * at exit), so the restart need not wait for the reaping. ({@link #killPostgres} still waits: a new postmaster
+     * refuses to start while the PID in its lock file exists, even as a zombie.)
+     */
     public boolean stopKafka(boolean kill9) {
         ProcessHandle broker = ProcessHandle.of(Long.parseLong(read(home.resolve("run/kafka.pid")).trim())).orElse(null);
         if (broker == null) {
@@ -329,7 +336,8 @@ public final class ChaosStack implements AutoCloseable {
         } else {
             broker.destroy();
         }
-        boolean stillAlive = Poll.until(broker::isAlive, alive -> !alive, Duration.ofSeconds(60), Duration.ofMillis(100));
+        boolean stillAlive = Poll.until(() -> broker.isAlive() && Service.procState(broker.pid()) != 'Z',
+                alive -> !alive, Duration.ofSeconds(60), Duration.ofMillis(20));
         if (stillAlive) {
             broker.destroyForcibly();
             awaitGone(List.of(broker));

@@ -222,7 +222,16 @@ public final class Service {
     /** @return the process state letter of {@code /proc/<pid>/stat} ('T' when stopped), or '?' */
     public char procState() {
         try {
-            String stat = Files.readString(Path.of("/proc", Long.toString(pid()), "stat"));
+            return procState(pid());
+        } catch (RuntimeException e) {
+            return '?';
+        }
+    }
+
+    /** @return the state letter of {@code /proc/<pid>/stat} ('T' stopped, 'Z' exited and not yet reaped), or '?' */
+    static char procState(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
             return stat.charAt(stat.lastIndexOf(')') + 2);
         } catch (IOException | RuntimeException e) {
             return '?';
