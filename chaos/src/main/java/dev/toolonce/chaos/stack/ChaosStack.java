@@ -322,7 +322,7 @@ public final class ChaosStack implements AutoCloseable {
      * SIGKILL ({@code kill9}) or SIGTERM of the broker's JVM and a wait for its exit (60 s, then SIGKILL). Exited
      * means gone or a zombie: the broker was started by {@code stack.sh} under {@code nohup}, so its parent is PID 1,
      * which reaps it whenever it gets to it — up to 2 s later on these machines, where a supervisor that started it
-     * would know at once. A zombie holds no port, no memory and no lock of the data directory (an flock, released
+     * would know at once. A zombie holds no port, no memory and no lock of the data directory (a file lock, released
      * at exit), so the restart need not wait for the reaping. ({@link #killPostgres} still waits: a new postmaster
      * refuses to start while the PID in its lock file exists, even as a zombie.)
      */
