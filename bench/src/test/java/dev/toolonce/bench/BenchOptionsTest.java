@@ -23,7 +23,7 @@ class BenchOptionsTest {
         BenchOptions o = BenchOptions.parse(List.of(), ENV);
         assertThat(o.phases()).isEqualTo(EnumSet.allOf(Phase.class));
         assertThat(o.burst()).isEqualTo(20_000);
-        assertThat(o.loads()).containsExactly(250.0, 500.0, 1000.0, 2000.0);
+        assertThat(o.loads()).containsExactly(250.0, 500.0, 1000.0, 1200.0, 2000.0);
         assertThat(o.relayRates()).containsExactly(1000.0, 5000.0);
         assertThat(o.backlog()).isEqualTo(50_000);
         assertThat(o.clients()).isEqualTo(16);
