@@ -265,25 +265,19 @@ EOF
   fi
   log "starting kafka on port $KAFKA_PORT (controller $KAFKA_CONTROLLER_PORT)"
   # Started from this shell (not a subshell) so that $! is the JVM's own PID. Heap and collector (docs/performance.md,
-  # thirteenth round): with G1 and 512 MiB the broker reached 518 MiB resident under the bench's load (G1 kept 50 MiB
-  # of its own beside the heap); the parallel collector at 320 MiB, with the log cleaner's map cut to 16 MiB
-  # (broker.properties), 353 MiB, its CPU in a burst 0.06 ms per call, and the relay's p99 at 1,000 events/s 8.8 ms
-  # against 11.9 with G1 at 512 MiB and 14.7-20.7 at 256 MiB.
+  # thirteenth round): G1 at 512 MiB kept 50 MiB of its own beside the heap. The parallel collector at 320 MiB, with
+  # the log cleaner's map cut to 16 MiB (broker.properties), in a clean clone's bench against the run before: peak
+  # RSS 329 MiB (506), 0.047 CPU-ms per call in the burst (0.060), the relay alone at 1,000 events/s p99 7.1 ms (9.3).
+  # Alternated on the dev stack, that relay p99 was 8.8 ms against 11.9 with G1 at 512 MiB and 14.7-20.7 at 256 MiB.
   nohup java -Xms128m -Xmx320m -XX:+UseParallelGC -Dorg.slf4j.simpleLogger.showDateTime=true \
     -Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS -cp "$CP" kafka.Kafka "$KAFKA_DIR/server.properties" \
     </dev/null >"$LOGS/kafka.log" 2>&1 &
   echo $! >"$RUN/kafka.pid"
   echo "$KAFKA_PORT" >"$RUN/kafka.port"
   local deadline=$((SECONDS + 90))
-  # Cheap port probe first: a JVM per attempt would compete with the broker for the CPU.
-  until listening "$KAFKA_PORT"; do
-    alive kafka kafka.Kafka || { tail -n 40 "$LOGS/kafka.log" >&2; die "kafka exited during startup"; }
-    (( SECONDS < deadline )) || { tail -n 40 "$LOGS/kafka.log" >&2; die "kafka did not listen within 90 s"; }
-    sleep 0.2
-  done
-  # Ready when the broker says so (registered with its controller and unfenced): its own log line, read from the
-  # log this start truncated, costs nothing, where a CLI JVM per attempt took a core for a second beside a broker
-  # still recovering. kafka_topics then lists the topics through the broker: its answer is checked there.
+  # Ready when the broker says so (listening, registered with its controller and unfenced): its own log line, read
+  # from the log this start truncated, costs nothing, where a CLI JVM per attempt took a core for a second beside a
+  # broker still recovering. kafka_topics then lists the topics through the broker: its answer is checked there.
   until grep -q 'Kafka Server started' "$LOGS/kafka.log"; do
     alive kafka kafka.Kafka || { tail -n 40 "$LOGS/kafka.log" >&2; die "kafka exited during startup"; }
     (( SECONDS < deadline )) || { tail -n 40 "$LOGS/kafka.log" >&2; die "kafka did not start within 90 s"; }
