@@ -53,6 +53,11 @@ die() { echo "[stack] ERROR: $*" >&2; exit 1; }
 pid_of() { [[ -f "$RUN/$1.pid" ]] && cat "$RUN/$1.pid" || true; }
 port_of() { [[ -f "$RUN/$1.port" ]] && cat "$RUN/$1.port" || true; }
 
+# running PID: a process this script started is still there (not exited, not a zombie). While it starts, `alive`
+# would not do: right after the fork the child may not have exec'd java yet, and its command line is still this
+# shell's (a loaded machine once failed a broker start as "exited during startup" so).
+running() { [[ "$(cut -d' ' -f3 "/proc/$1/stat" 2>/dev/null)" =~ ^[^Z]$ ]]; }
+
 # alive NAME MARKER: the PID file names a live process whose command line contains MARKER
 # (guards against a recycled PID).
 alive() {
@@ -272,14 +277,14 @@ EOF
   nohup java -Xms128m -Xmx320m -XX:+UseParallelGC -Dorg.slf4j.simpleLogger.showDateTime=true \
     -Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS -cp "$CP" kafka.Kafka "$KAFKA_DIR/server.properties" \
     </dev/null >"$LOGS/kafka.log" 2>&1 &
-  echo $! >"$RUN/kafka.pid"
+  local pid=$! deadline=$((SECONDS + 90))
+  echo "$pid" >"$RUN/kafka.pid"
   echo "$KAFKA_PORT" >"$RUN/kafka.port"
-  local deadline=$((SECONDS + 90))
   # Ready when the broker says so (listening, registered with its controller and unfenced): its own log line, read
   # from the log this start truncated, costs nothing, where a CLI JVM per attempt took a core for a second beside a
   # broker still recovering. kafka_topics then lists the topics through the broker: its answer is checked there.
   until grep -q 'Kafka Server started' "$LOGS/kafka.log"; do
-    alive kafka kafka.Kafka || { tail -n 40 "$LOGS/kafka.log" >&2; die "kafka exited during startup"; }
+    running "$pid" || { tail -n 40 "$LOGS/kafka.log" >&2; die "kafka exited during startup"; }
     (( SECONDS < deadline )) || { tail -n 40 "$LOGS/kafka.log" >&2; die "kafka did not start within 90 s"; }
     sleep 0.1
   done
@@ -369,13 +374,14 @@ service_up() {
     nohup java -Xms64m -Xmx256m -XX:+UseSerialGC -jar "$jar" --toolonce.security.tokens-file="$TOKENS" \
       --toolonce.signing.keyring-file="$KEYRING" \
       </dev/null >"$LOGS/$name.log" 2>&1 &
-  echo $! >"$RUN/$name.pid"
+  local pid=$!
+  echo "$pid" >"$RUN/$name.pid"
   echo "$port" >"$RUN/$name.port"
   local url="http://127.0.0.1:$port/ready" deadline=$((SECONDS + 90))
   until [[ "$(curl -s -o /dev/null -m 2 -w '%{http_code}' "$url" || true)" == 200 ]]; do
-    if ! alive "$name" "$jar" || (( SECONDS >= deadline )); then
+    if ! running "$pid" || (( SECONDS >= deadline )); then
       tail -n 40 "$LOGS/$name.log" >&2
-      alive "$name" "$jar" && die "$name not ready at $url within 90 s"
+      running "$pid" && die "$name not ready at $url within 90 s"
       die "$name exited during startup"
     fi
     sleep 0.5
