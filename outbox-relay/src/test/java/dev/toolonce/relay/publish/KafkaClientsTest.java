@@ -49,4 +49,14 @@ class KafkaClientsTest {
         assertThatThrownBy(() -> relay(Map.of("bootstrap.servers", "elsewhere:9092")))
                 .hasMessageContaining("toolonce.relay.kafka-bootstrap");
     }
+
+    @Test
+    void bothClientsTryAReturnedBrokerAgainWithinAQuarterSecondUnlessToldOtherwise() {
+        assertThat(KafkaClients.producerConfig(relay(null))).containsEntry("reconnect.backoff.max.ms", 250);
+        assertThat(KafkaClients.adminConfig(relay(null))).containsEntry("reconnect.backoff.max.ms", 250);
+
+        RelayProperties tuned = relay(Map.of("reconnect.backoff.max.ms", "2000"));
+        assertThat(KafkaClients.producerConfig(tuned)).containsEntry("reconnect.backoff.max.ms", "2000");
+        assertThat(KafkaClients.adminConfig(tuned)).containsEntry("reconnect.backoff.max.ms", "2000");
+    }
 }
