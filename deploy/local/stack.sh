@@ -233,8 +233,9 @@ kafka_classpath() {
   cat "$cpfile"
 }
 
-kafka_tool() { # runs a Kafka CLI class on the broker classpath, quietly
-  timeout 60 java -Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 \
+kafka_tool() { # runs a Kafka CLI class on the broker classpath, quietly, at the lowest CPU priority (it would
+  # otherwise take a core for a second beside a broker restarting under load: the topic check after a restart)
+  timeout 60 nice -n 19 java -Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 \
     -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -cp "$CP" "$@"
 }
 
