@@ -124,7 +124,7 @@ public final class OutboxPublisher implements DebeziumEngine.ChangeConsumer<Reco
                 if (System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(pause) - deadline > 0) {
                     throw e;
                 }
-                log.warn("Source '{}': {}; sending the batch of {} rows again in {} ms", sourceName, e.getMessage(),
+                log.warn("{} ({}); sending the batch of {} rows again in {} ms", e.getMessage(), e.getCause(),
                         changes.size(), pause);
                 meters.resent();
                 Thread.sleep(pause);
