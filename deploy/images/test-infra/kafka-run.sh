@@ -9,7 +9,8 @@
 #                     (CONTROLLER), advertised as localhost:9092, then deploy/local/kafka/broker.properties (the
 #                     settings of stack.sh's broker too), copied to /etc/kafka/docker/broker.properties
 #   CLUSTER_ID        the cluster id the storage is formatted with at the first start (default: a random one)
-#   KAFKA_HEAP_OPTS   the broker's heap (default -Xms256m -Xmx512m); KAFKA_OPTS: more JVM options
+#   KAFKA_HEAP_OPTS   the broker's heap and collector (default -Xms128m -Xmx320m -XX:+UseParallelGC, as stack.sh's
+#                     broker: docs/performance.md, thirteenth round); KAFKA_OPTS: more JVM options
 set -euo pipefail
 DATA=/var/lib/kafka/data
 CONF=/var/lib/kafka/server.properties
@@ -44,5 +45,5 @@ if [[ ! -f "$DATA/meta.properties" ]]; then
     kafka.tools.StorageTool format -t "$id" -c "$CONF" >/dev/null
 fi
 # shellcheck disable=SC2086 # the options are words, as in apache/kafka's scripts
-exec java ${KAFKA_HEAP_OPTS:--Xms256m -Xmx512m} ${KAFKA_OPTS:-} -Dorg.slf4j.simpleLogger.showDateTime=true \
+exec java ${KAFKA_HEAP_OPTS:--Xms128m -Xmx320m -XX:+UseParallelGC} ${KAFKA_OPTS:-} -Dorg.slf4j.simpleLogger.showDateTime=true \
   -Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS -cp "$CP" kafka.Kafka "$CONF"
