@@ -46,7 +46,6 @@ die() { echo "[images-stack] ERROR: $*" >&2; exit 1; }
 # podman refuses ("cannot set multiple networks without bridge network mode"; later podman-compose versions skip it).
 # It is run with that one step skipped for a service that names its network_mode, and is otherwise unchanged.
 compose() {
-  command -v podman-compose >/dev/null || die "podman-compose is missing: apt-get install podman-compose (Debian)"
   containers_conf "$TOOLONCE_HOME/run"
   # the interpreter podman-compose itself runs with (Debian: /usr/bin/python3), not one first on PATH
   local python; python="$(sed -n '1s/^#! *//p' "$(command -v podman-compose)")"
@@ -186,10 +185,15 @@ etc_sync() {
   fi
 }
 
+# Asked before any command that runs compose: compose's output goes to a log, so a die inside it would exit silently.
+need_compose() {
+  command -v podman-compose >/dev/null || die "podman-compose is missing: apt-get install podman-compose (Debian)"
+}
+
 case "${1:-}" in
-  up) cmd_up ;;
+  up) need_compose; cmd_up ;;
   etc-sync) etc_sync "${2:-}" ;;
-  down) cmd_down ;;
+  down) need_compose; cmd_down ;;
   status) cmd_status ;;
   env) cmd_env ;;
   demo) cmd_demo ;;
