@@ -215,7 +215,8 @@ kafka_classpath() {
   if ! classpath_ok "$cpfile"; then
     if ! classpath_ok "$shared"; then
       log "resolving the Kafka broker classpath with Maven" >&2
-      rm -f "$REPO_ROOT/deploy/local/kafka/target/broker-classes.jsa" # archived for the classpath it replaces
+      # the class archive was written for the classpath this replaces; a new one may be tried again
+      rm -f "$REPO_ROOT/deploy/local/kafka/target/broker-classes.jsa" "$KAFKA_DIR/class-archive-failed"
       mkdir -p "$lib"
       mvn -q -B -Dstyle.color=never -f "$pom" dependency:build-classpath -Dmdep.outputFile="$shared.$$" \
         >"$LOGS/maven-kafka.log" 2>&1 || { cat "$LOGS/maven-kafka.log" >&2; die "could not resolve the Kafka classpath"; }
@@ -270,24 +271,28 @@ EOF
     log "formatting kafka storage (cluster id $id)"
     kafka_tool kafka.tools.StorageTool format -t "$id" -c "$KAFKA_DIR/server.properties" >/dev/null
   fi
-  local archive="$REPO_ROOT/deploy/local/kafka/target/broker-classes.jsa"
-  if [[ ! -s "$archive" ]]; then
+  local archive="$REPO_ROOT/deploy/local/kafka/target/broker-classes.jsa" tried="$KAFKA_DIR/class-archive-failed"
+  if [[ ! -s "$archive" && ! -e "$tried" ]]; then
     # Class data sharing: the classes a broker loads while it starts and stops, archived once per checkout by a
     # broker that starts and stops cleanly now (the JVM writes the archive as it exits), then mapped by every later
     # start, which reaches "Kafka Server started" about half a second sooner (3.3 s after a SIGKILL on the dev
     # stack without it, 2.8 s with it: docs/performance.md, fourteenth round). The JVM ignores a stale archive (the
-    # classpath or the JDK changed) with a warning; kafka_classpath removes it on a new resolution.
+    # classpath or the JDK changed) with a warning; kafka_classpath removes it on a new resolution. A JVM that
+    # writes none is not asked again by this stack ($tried), so that no later start, a restart after a kill
+    # included, pays for a second broker start.
     log "archiving the broker's classes for quicker restarts (once per checkout)"
     kafka_launch "-XX:ArchiveClassesAtExit=$archive.$$"
     stop_pid kafka kafka.Kafka
-    if [[ -s "$archive.$$" ]]; then mv -f "$archive.$$" "$archive"; else rm -f "$archive.$$"; fi
+    if [[ -s "$archive.$$" ]]; then
+      mv -f "$archive.$$" "$archive"
+    else
+      rm -f "$archive.$$"; : >"$tried"; log "the JVM wrote no class archive: the broker starts without one"
+    fi
   fi
-  local cds=-Xshare:auto
-  [[ -s "$archive" ]] && cds="-XX:SharedArchiveFile=$archive"
-  kafka_launch "$cds"
+  if [[ -s "$archive" ]]; then kafka_launch "-XX:SharedArchiveFile=$archive"; else kafka_launch; fi
 }
 
-# kafka_launch JVM_OPTION: starts the broker of server.properties and waits until it has started.
+# kafka_launch [JVM_OPTION...]: starts the broker of server.properties and waits until it has started.
 kafka_launch() {
   log "starting kafka on port $KAFKA_PORT (controller $KAFKA_CONTROLLER_PORT)"
   # Started from this shell (not a subshell) so that $! is the JVM's own PID. Heap and collector (docs/performance.md,
@@ -295,7 +300,7 @@ kafka_launch() {
   # the log cleaner's map cut to 16 MiB (broker.properties), in a clean clone's bench against the run before: peak
   # RSS 329 MiB (506), 0.047 CPU-ms per call in the burst (0.060), the relay alone at 1,000 events/s p99 7.1 ms (9.3).
   # Alternated on the dev stack, that relay p99 was 8.8 ms against 11.9 with G1 at 512 MiB and 14.7-20.7 at 256 MiB.
-  nohup java -Xms128m -Xmx320m -XX:+UseParallelGC "$1" -Dorg.slf4j.simpleLogger.showDateTime=true \
+  nohup java -Xms128m -Xmx320m -XX:+UseParallelGC "$@" -Dorg.slf4j.simpleLogger.showDateTime=true \
     -Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS -cp "$CP" kafka.Kafka "$KAFKA_DIR/server.properties" \
     </dev/null >"$LOGS/kafka.log" 2>&1 &
   local pid=$! deadline=$((SECONDS + 90))
