@@ -289,7 +289,12 @@ public final class ChaosStack implements AutoCloseable {
 
     // ------------------------------------------------------------------ infrastructure faults
 
-    /** SIGKILL of the postmaster, then a wait until its children have gone (a restart needs the shared memory free). */
+    /**
+     * SIGKILL of the postmaster, then a wait until it is gone and its children have exited. A new postmaster refuses to
+     * start while the PID in its lock file exists, even as a zombie; {@code stack.sh} starts the postmaster under a
+     * shell that reaps it at once (one started by {@code pg_ctl}, as {@link #restartPostgres} does, waits for PID 1).
+     * Its children only need to have exited (a restart needs the shared memory free, and a zombie holds none).
+     */
     public boolean killPostgres() {
         long pid = postmasterPid();
         ProcessHandle postmaster = ProcessHandle.of(pid).orElse(null);
@@ -299,9 +304,9 @@ public final class ChaosStack implements AutoCloseable {
         List<ProcessHandle> children = postmaster.children().toList();
         postmaster.destroyForcibly();
         awaitGone(List.of(postmaster));
-        awaitGone(children);
-        children.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);
-        awaitGone(children);
+        awaitExited(children);
+        children.stream().filter(p -> !exited(p)).forEach(ProcessHandle::destroyForcibly);
+        awaitExited(children);
         return true;
     }
 
@@ -323,8 +328,7 @@ public final class ChaosStack implements AutoCloseable {
      * means gone or a zombie: the broker was started by {@code stack.sh} under {@code nohup}, so its parent is PID 1,
      * which reaps it whenever it gets to it — up to 2 s later on these machines, where a supervisor that started it
      * would know at once. A zombie holds no port, no memory and no lock of the data directory (a file lock, released
-     * at exit), so the restart need not wait for the reaping. ({@link #killPostgres} still waits: a new postmaster
-     * refuses to start while the PID in its lock file exists, even as a zombie.)
+     * at exit), so the restart need not wait for the reaping ({@link #killPostgres} must, for the postmaster).
      */
     public boolean stopKafka(boolean kill9) {
         ProcessHandle broker = ProcessHandle.of(Long.parseLong(read(home.resolve("run/kafka.pid")).trim())).orElse(null);
@@ -336,8 +340,8 @@ public final class ChaosStack implements AutoCloseable {
         } else {
             broker.destroy();
         }
-        boolean stillAlive = Poll.until(() -> broker.isAlive() && Service.procState(broker.pid()) != 'Z',
-                alive -> !alive, Duration.ofSeconds(60), Duration.ofMillis(20));
+        boolean stillAlive = Poll.until(() -> !exited(broker), alive -> !alive, Duration.ofSeconds(60),
+                Duration.ofMillis(20));
         if (stillAlive) {
             broker.destroyForcibly();
             awaitGone(List.of(broker));
@@ -405,9 +409,20 @@ public final class ChaosStack implements AutoCloseable {
         }
     }
 
+    /** Waits until every process is gone (reaped: {@link ProcessHandle#isAlive} is true for a zombie). */
     private static void awaitGone(List<ProcessHandle> processes) {
         Poll.until(() -> processes.stream().anyMatch(ProcessHandle::isAlive), alive -> !alive, Duration.ofSeconds(30),
-                Duration.ofMillis(100));
+                Duration.ofMillis(20));
+    }
+
+    /** Waits until every process has exited: gone, or a zombie (which holds no memory, port or lock). */
+    private static void awaitExited(List<ProcessHandle> processes) {
+        Poll.until(() -> !processes.stream().allMatch(ChaosStack::exited), alive -> !alive, Duration.ofSeconds(30),
+                Duration.ofMillis(20));
+    }
+
+    private static boolean exited(ProcessHandle process) {
+        return !process.isAlive() || Service.procState(process.pid()) == 'Z';
     }
 
     private static String read(Path file) {
