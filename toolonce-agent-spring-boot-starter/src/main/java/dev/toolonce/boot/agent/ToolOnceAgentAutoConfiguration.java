@@ -13,6 +13,7 @@ import dev.toolonce.jdbc.DatabaseProbe;
 import dev.toolonce.jdbc.InboxStore;
 import dev.toolonce.messaging.ConsumerContainers;
 import dev.toolonce.messaging.ConsumerDeadLetterSink;
+import dev.toolonce.messaging.KafkaClientDefaults;
 import dev.toolonce.schemas.signing.Keyring;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -139,7 +140,7 @@ public class ToolOnceAgentAutoConfiguration {
         @Bean
         ConcurrentKafkaListenerContainerFactory<byte[], byte[]> toolonceResultsContainerFactory(KafkaProperties kafka,
                                                                                                AgentProperties p) {
-            Map<String, Object> props = kafka.buildConsumerProperties();
+            Map<String, Object> props = KafkaClientDefaults.withQuickReconnect(kafka.buildConsumerProperties());
             props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
             props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
             // docs/protocol.md §14: offsets are committed after the batch's transaction; a new group starts at the beginning
@@ -169,7 +170,7 @@ public class ToolOnceAgentAutoConfiguration {
                                       ObjectProvider<ResultHandler> handlers, ApplicationEventPublisher events,
                                       ObjectProvider<MeterRegistry> meters, AgentMigrations migrated) {
             JdbcTemplate jdbc = new JdbcTemplate(dataSource);
-            Map<String, Object> producer = kafka.buildProducerProperties();
+            Map<String, Object> producer = KafkaClientDefaults.withQuickReconnect(kafka.buildProducerProperties());
             producer.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
             producer.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
             producer.put(ProducerConfig.ACKS_CONFIG, "all");
