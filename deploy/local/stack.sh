@@ -150,8 +150,9 @@ pg_refresh_pid() { # copies the postmaster PID (first line of postmaster.pid) to
 # a container runtime) would. `pg_ctl status` and `pg_ctl stop` work as before: they read the lock file.
 pg_launch() {
   local dir=$1 deadline=$((SECONDS + 60)) launcher
-  (cd / && as_pg setsid bash -c '"$0" -D "$1" & wait' "$PG_BIN/postgres" "$dir/data") \
-    </dev/null >>"$dir/postgres.log" 2>&1 &
+  # the log is opened by the postgres user, as `pg_ctl -l` (which the fault experiment's pg-restart runs) opens it
+  (cd / && as_pg setsid bash -c 'exec </dev/null >>"$2" 2>&1; "$0" -D "$1" & wait' \
+    "$PG_BIN/postgres" "$dir/data" "$dir/postgres.log") </dev/null >/dev/null 2>&1 &
   launcher=$!
   until "$PG_BIN/pg_isready" -q -h 127.0.0.1 -p "$PG_PORT"; do
     running "$launcher" || { tail -n 40 "$dir/postgres.log" >&2; die "postgres did not start"; }
