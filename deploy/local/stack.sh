@@ -322,6 +322,7 @@ kafka_launch() {
     -Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS -cp "$CP" kafka.Kafka "$KAFKA_DIR/server.properties" \
     </dev/null >"$LOGS/kafka.log" 2>&1 &
   local pid=$! deadline=$((SECONDS + 90))
+  rm -f "$RUN/kafka.topics"
   echo "$pid" >"$RUN/kafka.pid"
   echo "$KAFKA_PORT" >"$RUN/kafka.port"
   # Ready when the broker says so (listening, registered with its controller and unfenced): its own log line, read
@@ -334,6 +335,9 @@ kafka_launch() {
   done
 }
 
+# kafka_topics: creates the topics the broker lacks, and notes that this broker (its PID) has them all. infra-up checks
+# once per broker start: a check costs a CLI JVM, a core for a second beside services that a database restart (the
+# fault experiment's pg-kill runs infra-up) has just sent reconnecting. `stack.sh topics` always checks.
 kafka_topics() {
   CP="${CP:-$(kafka_classpath)}"
   local existing; existing="$(kafka_tool org.apache.kafka.tools.TopicCommand \
@@ -349,7 +353,10 @@ kafka_topics() {
     pids+=($!)
   done
   for pid in "${pids[@]}"; do wait "$pid" || die "topic creation failed"; done
+  pid_of kafka >"$RUN/kafka.topics"
 }
+
+topics_checked() { [[ -s "$RUN/kafka.topics" && "$(cat "$RUN/kafka.topics")" == "$(pid_of kafka)" ]]; }
 
 kafka_down() { stop_pid kafka kafka.Kafka; }
 
@@ -458,7 +465,7 @@ infra_up() {
   local start=$SECONDS
   pg_up
   kafka_up
-  kafka_topics
+  topics_checked || kafka_topics
   write_ports_env
   log "infra up in $((SECONDS - start)) s: postgres 127.0.0.1:$PG_PORT, kafka 127.0.0.1:$KAFKA_PORT"
 }
