@@ -1,5 +1,6 @@
 package dev.toolonce.chaos.workload;
 
+import dev.toolonce.messaging.KafkaClientDefaults;
 import dev.toolonce.schemas.Contract;
 import dev.toolonce.schemas.EventCodec;
 import dev.toolonce.schemas.ToolResult;
@@ -53,6 +54,8 @@ public final class ResultsWatch implements AutoCloseable {
         p.put(ConsumerConfig.GROUP_ID_CONFIG, "toolonce-chaos-" + UUID.randomUUID());
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         p.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, "20");
+        // back-offs as short as the services': a broker kill's recovery is then the stack's, not this watch's
+        KafkaClientDefaults.withQuickReconnect(p);
         consumer = new KafkaConsumer<>(kafka.with(p), new ByteArrayDeserializer(), new ByteArrayDeserializer());
         List<TopicPartition> partitions = new ArrayList<>();
         for (String topic : List.of(Contract.RESULTS_TOPIC, Contract.INTENTS_DLQ_TOPIC)) {

@@ -2,6 +2,7 @@ package dev.toolonce.chaos.workload;
 
 import dev.toolonce.agent.publish.IntentPublisher;
 import dev.toolonce.chaos.workload.SentCall.Kind;
+import dev.toolonce.messaging.KafkaClientDefaults;
 import dev.toolonce.schemas.Contract;
 import dev.toolonce.schemas.signing.Keyring;
 import dev.toolonce.schemas.ToolIntent;
@@ -76,6 +77,9 @@ public final class Workload implements AutoCloseable {
         p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, "10000");
         p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "240000");
         p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, "15000");
+        // back-offs as short as the services' (an agent on the starter has them too): a broker kill's recovery is
+        // then the stack's, not this producer's
+        KafkaClientDefaults.withQuickReconnect(p);
         producer = new KafkaProducer<>(kafka.with(p), new ByteArraySerializer(), new ByteArraySerializer());
     }
 

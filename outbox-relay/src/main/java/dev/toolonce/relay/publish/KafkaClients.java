@@ -13,6 +13,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
+import dev.toolonce.messaging.KafkaClientDefaults;
 import dev.toolonce.relay.config.RelayProperties;
 
 /**
@@ -30,12 +31,6 @@ public class KafkaClients {
     static final int REQUEST_HEADROOM = 64 * 1024;
     /** How long a send waits for a topic's metadata before it counts as possibly missing. */
     static final int MAX_BLOCK_MS = 5_000;
-    /**
-     * How long a client waits at most before it tries a broker again that it could not reach (Kafka's default: 1 s,
-     * growing to it from 50 ms): after a broker restart the relay's sends resume within this of its return. A
-     * {@code kafka-properties} entry of the same name wins.
-     */
-    static final int RECONNECT_BACKOFF_MAX_MS = 250;
 
     @Bean(destroyMethod = "close")
     public Producer<byte[], byte[]> relayProducer(RelayProperties props) {
@@ -57,20 +52,23 @@ public class KafkaClients {
         return Clock.systemUTC();
     }
 
-    /** The admin client's settings: {@code kafka-properties} (security), then the relay's own. */
+    /**
+     * The admin client's settings: {@code kafka-properties} (security), then the relay's own, then the quick back-offs
+     * of {@link KafkaClientDefaults} unless {@code kafka-properties} set back-offs.
+     */
     static Map<String, Object> adminConfig(RelayProperties props) {
         Map<String, Object> config = new HashMap<>(props.kafkaProperties());
         config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, props.kafkaBootstrap());
         config.put(AdminClientConfig.CLIENT_ID_CONFIG, "toolonce-relay-admin");
         config.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
         config.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 15_000);
-        config.putIfAbsent(AdminClientConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, RECONNECT_BACKOFF_MAX_MS);
-        return config;
+        return KafkaClientDefaults.withQuickReconnect(config);
     }
 
     /**
      * The producer's settings: {@code kafka-properties} first (what a secured broker needs), then the relay's own,
-     * which {@link RelayProperties} keeps {@code kafka-properties} from touching.
+     * which {@link RelayProperties} keeps {@code kafka-properties} from touching, then the quick back-offs of
+     * {@link KafkaClientDefaults} unless {@code kafka-properties} set back-offs.
      */
     static Map<String, Object> producerConfig(RelayProperties props) {
         Map<String, Object> config = new HashMap<>(props.kafkaProperties());
@@ -85,7 +83,6 @@ public class KafkaClients {
         config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 30_000);
         // forget a topic named by a bad row after 30 s instead of 5 min of metadata retries
         config.put(ProducerConfig.METADATA_MAX_IDLE_CONFIG, 30_000);
-        config.putIfAbsent(ProducerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, RECONNECT_BACKOFF_MAX_MS);
-        return config;
+        return KafkaClientDefaults.withQuickReconnect(config);
     }
 }
