@@ -310,9 +310,23 @@ EOF
   if [[ -s "$archive" ]]; then kafka_launch "-XX:SharedArchiveFile=$archive"; else kafka_launch; fi
 }
 
+# rotate_log FILE KEEP: FILE becomes FILE.1, FILE.1 becomes FILE.2 and so on; the oldest beyond KEEP goes.
+rotate_log() {
+  local f=$1 keep=$2 i
+  [[ -s "$f" ]] || return 0
+  rm -f "$f.$keep"
+  for ((i = keep - 1; i >= 1; i--)); do
+    if [[ -e "$f.$i" ]]; then mv -f "$f.$i" "$f.$((i + 1))"; fi
+  done
+  mv -f "$f" "$f.1"
+}
+
 # kafka_launch [JVM_OPTION...]: starts the broker of server.properties and waits until it has started.
 kafka_launch() {
   log "starting kafka on port $KAFKA_PORT (controller $KAFKA_CONTROLLER_PORT)"
+  # Each start writes a log of its own (readiness is read from it below); the ten before it are kept, so that a
+  # broker killed and restarted (the fault experiment's kafka-kill) can still be read start by start afterwards.
+  rotate_log "$LOGS/kafka.log" 10
   # Started from this shell (not a subshell) so that $! is the JVM's own PID. Heap and collector (docs/performance.md,
   # thirteenth round): G1 at 512 MiB kept 50 MiB of its own beside the heap. The parallel collector at 320 MiB, with
   # the log cleaner's map cut to 16 MiB (broker.properties), in a clean clone's bench against the run before: peak
